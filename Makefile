@@ -1,0 +1,32 @@
+# Two commands set everything up on a fresh machine with Python 3.11+ and make:
+#   make demo   - create .venv, install the locked dependencies, build the example graph, show answers
+#   make test   - the same set-up, then the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PIP := $(BIN)/python -m pip --disable-pip-version-check --no-input
+
+.PHONY: demo test install clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --require-hashes --no-deps -r requirements.lock 2>&1 | grep -v "^WARNING: Location" || true
+	$(PIP) check >/dev/null
+	$(PIP) install --quiet --no-deps --no-build-isolation -e . 2>&1 | grep -v "^WARNING: Location" || true
+	$(BIN)/python -c "import kg.cli, spacy, pyoxigraph, oxrdflib, pyshacl"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/kg build examples/articles
+	@echo; echo "== Who is allied with whom"; $(BIN)/kg query allies
+	@echo; echo "== Who captured what or whom"; $(BIN)/kg query captures
+	@echo; echo "== Who was evacuated where"; $(BIN)/kg query evacuations
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache

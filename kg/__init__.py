@@ -1,0 +1,87 @@
+"""kg: news articles about conflicts -> one RDF knowledge graph with provenance.
+
+The public Python API. Nothing heavy is imported until a function needs it::
+
+    import kg
+    kg.build(["examples/articles"], store="kg-store")
+    for row in kg.query("allies", store="kg-store").rows:
+        print(row)
+    graph = kg.to_networkx(store="kg-store")      # networkx.MultiDiGraph
+    dataset = kg.open_store("kg-store").dataset()   # rdflib Dataset backed by Oxigraph
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+__version__ = "0.1.0"
+__all__ = ["build", "query", "export", "to_networkx", "info", "validate", "open_store"]
+
+
+def open_store(path: str | Path | None = None, writable: bool = False):
+    """The store at ``path`` (default: see :func:`kg.store.default_store_path`)."""
+    from .store import Store
+
+    return Store(path, writable=writable)
+
+
+def build(sources: Iterable[str], store: str | Path | None = None, n_process: int = 1, **callbacks):
+    """Add the articles in ``sources`` (files, folders, JSONL, "-") to the store; returns a BuildReport."""
+    from .builder import build as _build
+
+    with open_store(store, writable=True) as s:
+        return _build(sources, s, n_process=n_process, **callbacks)
+
+
+def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,
+          allow_service: bool = False):
+    """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.sparql.Result`."""
+    from .sparql import run
+
+    with open_store(store) as s:
+        return run(s, sparql, params, allow_service=allow_service)
+
+
+def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None) -> int:
+    """Write the graph as turtle, trig, nquads, ntriples, jsonld, graphml, gexf or json."""
+    import sys
+
+    from .exporters import export as _export
+
+    with open_store(store) as s:
+        return _export(s, fmt, path, sys.stdout.buffer)
+
+
+def to_networkx(store: str | Path | None = None):
+    """The entity graph as a ``networkx.MultiDiGraph`` (see :func:`kg.exporters.to_networkx`)."""
+    from .exporters import to_networkx as _to_networkx
+
+    with open_store(store) as s:
+        return _to_networkx(s)
+
+
+def info(store: str | Path | None = None) -> dict:
+    """Counts: documents, entities by type, facts by relation, assertions, triples."""
+    from .stats import info as _info
+
+    with open_store(store) as s:
+        return _info(s)
+
+
+def validate(store: str | Path | None = None, file: str | Path | None = None):
+    """SHACL-validate the store (or an RDF file); returns a :class:`kg.shapes.Report`."""
+    from .shapes import load_file, validate_graph
+
+    if file is not None:
+        return validate_graph(load_file(file))
+    import io
+
+    from rdflib import Graph
+
+    from .exporters import export_rdf
+
+    with open_store(store) as s:
+        buffer = io.BytesIO()
+        export_rdf(s, "ntriples", buffer)
+    return validate_graph(Graph().parse(data=buffer.getvalue().decode("utf-8"), format="nt"))

@@ -1,0 +1,162 @@
+"""The `kg` command line. Each command parses its options, calls one library function, prints.
+
+Exit codes: 0 success; 1 a build finished but some inputs could not be read; 2 wrong arguments;
+3 no input could be read; 4 store missing, busy or unreadable; 5 invalid or refused query;
+6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 70 an unexpected error (a bug).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .errors import KGError, UsageError
+
+INTERNAL_ERROR = 70
+STORE_HELP = "Store folder (default: $KG_STORE, else ~/.local/share/kg/store)."
+
+
+def _store_option(f):
+    return click.option("--store", "store", envvar="KG_STORE", metavar="PATH", help=STORE_HELP)(f)
+
+
+def _echo_err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kg", message="kg %(version)s")
+def cli() -> None:
+    """Build and query an RDF knowledge graph of who did what to whom in news articles."""
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, required=True)
+@_store_option
+@click.option("--processes", "-p", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="spaCy worker processes.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary.")
+def build(sources: tuple[str, ...], store: str | None, processes: int, quiet: bool) -> None:
+    """Add articles to the graph: .txt/.md files, folders, .jsonl files, or - for stdin.
+
+    Articles already in the store (same text) are skipped. A file that cannot be read is reported
+    on one line and the others still go through; the exit code is then 1.
+    """
+    import kg
+
+    def on_problem(problem) -> None:
+        _echo_err(f"Error: {problem}")
+
+    def on_document(document, n_assertions) -> None:
+        if not quiet:
+            click.echo(f"  + {document.name}: {n_assertions} assertions")
+
+    report = kg.build(sources, store=store, n_process=processes, on_problem=on_problem, on_document=on_document)
+    click.echo(f"built: {report.added} new documents, {report.skipped} already stored, "
+               f"{report.assertions} assertions, {len(report.problems)} inputs failed")
+    if report.problems:
+        sys.exit(3 if report.added == 0 and report.skipped == 0 else 1)
+
+
+@cli.command()
+@click.argument("sparql")
+@_store_option
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="Bind ?NAME to VALUE (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
+@click.option("--allow-service", is_flag=True, help="Permit SERVICE calls to other SPARQL endpoints.")
+def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, allow_service: bool) -> None:
+    """Run SPARQL: a name from queries/ (e.g. allies), a .rq file, or the query text.
+
+    The default graph is the union of all documents' graphs. Queries are read-only.
+    """
+    import kg
+    from .sparql import format_result, named_queries, parse_params
+
+    if sparql == "list":
+        for name, path in named_queries().items():
+            first = path.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+            click.echo(f"{name:12} {first}")
+        return
+    result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service)
+    click.echo(format_result(result, fmt))
+
+
+@cli.command()
+@_store_option
+@click.option("--format", "fmt", type=click.Choice(["turtle", "trig", "nquads", "ntriples", "jsonld", "graphml", "gexf", "json"]),
+              default="turtle", show_default=True)
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+def export(store: str | None, fmt: str, output: str | None) -> None:
+    """Write the graph as RDF (turtle, trig, nquads, ntriples, jsonld) or as a graph file
+    (graphml, gexf, json: the entity-to-entity projection networkx sees)."""
+    import kg
+
+    count = kg.export(fmt, output, store=store)
+    if output and output != "-":
+        click.echo(f"wrote {count} {'edges' if fmt in ('graphml', 'gexf', 'json') else 'statements'} to {output}", err=True)
+
+
+@cli.command()
+@_store_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def info(store: str | None, fmt: str) -> None:
+    """Print counts: documents, entities by type, facts by relation."""
+    import kg
+
+    data = kg.info(store=store)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=1))
+        return
+    click.echo(f"store:      {data['store']}")
+    click.echo(f"documents:  {data['documents']}")
+    click.echo(f"entities:   {data['entities']}")
+    for name, n in data["entities_by_type"].items():
+        click.echo(f"  {name:26} {n}")
+    click.echo(f"facts:      {data['facts']}  (from {data['assertions']} assertions)")
+    for name, n in data["facts_by_relation"].items():
+        click.echo(f"  {name:26} {n}")
+
+
+@cli.command()
+@_store_option
+@click.option("--file", "file", metavar="RDF_FILE", help="Validate this RDF file instead of the store.")
+def validate(store: str | None, file: str | None) -> None:
+    """Check the graph against the SHACL shapes in ontology/shapes.ttl (exit 6 if it does not conform)."""
+    import kg
+
+    report = kg.validate(store=store, file=file)
+    if report.conforms:
+        click.echo("conforms: the graph satisfies every shape in ontology/shapes.ttl")
+        return
+    click.echo(f"does not conform: {len(report.violations)} violations")
+    for line in report.violations[:200]:
+        click.echo(f"  - {line}")
+    sys.exit(6)
+
+
+def main() -> None:
+    """Entry point: run the CLI, turning every error into one line on stderr and an exit code."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        _echo_err("Error: aborted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        _echo_err(f"Error: {exc.format_message()}" + (" (see kg --help)" if isinstance(exc, click.UsageError) else ""))
+        sys.exit(UsageError.exit_code if isinstance(exc, click.UsageError) else exc.exit_code)
+    except KGError as exc:
+        _echo_err(f"Error: {exc}")
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        _echo_err("Error: interrupted")
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        _echo_err(f"Error: unexpected {type(exc).__name__}: {exc} - this is a bug in kg; please report it "
+                  "with the command you ran")
+        sys.exit(INTERNAL_ERROR)

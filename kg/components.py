@@ -1,0 +1,81 @@
+"""spaCy components registered by kg."""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span, Token
+from spacy.util import filter_spans
+
+from .gazetteer import Gazetteer, load_gazetteer
+
+if not Token.has_extension("kg_id"):
+    Token.set_extension("kg_id", default=None)
+
+_NER_LABEL = {
+    "Person": "PERSON",
+    "Country": "GPE",
+    "Settlement": "GPE",
+    "Region": "LOC",
+}
+
+
+def _case_sensitive(alias: str) -> bool:
+    """Acronyms and short names ("IS", "US", "AP") must match their exact case."""
+    letters = [c for c in alias if c.isalpha()]
+    return len(alias) <= 4 or (len(letters) > 1 and all(c.isupper() for c in letters))
+
+
+class GazetteerMerger:
+    """Find gazetteer names, merge each into one token, and mark it with ``token._.kg_id``."""
+
+    def __init__(self, nlp: Language, gazetteer: Gazetteer) -> None:
+        self.gazetteer = gazetteer
+        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.folded = PhraseMatcher(nlp.vocab, attr="LOWER")
+        exact: dict[str, list] = {}
+        folded: dict[str, list] = {}
+        for alias, entry_id in gazetteer.surface_forms():
+            for form in {alias, alias.replace("'", "\u2019")}:
+                target = exact if _case_sensitive(form) else folded
+                target.setdefault(entry_id, []).append(nlp.make_doc(form))
+        for entry_id, docs in exact.items():
+            self.exact.add(entry_id, docs)
+        for entry_id, docs in folded.items():
+            self.folded.add(entry_id, docs)
+
+    def __call__(self, doc: Doc) -> Doc:
+        # a blank line ends a paragraph, and a sentence never runs across paragraphs
+        for token in doc[1:]:
+            if "\n" in doc[token.i - 1].text or (doc[token.i - 1].is_space and "\n" in doc[token.i - 1].text_with_ws):
+                token.is_sent_start = True
+        spans = []
+        for matcher in (self.exact, self.folded):
+            for match_id, start, end in matcher(doc):
+                span = Span(doc, start, end, label=doc.vocab.strings[match_id])
+                # a lowercase match of a name must still look like a name ("syrian army", not "army")
+                if not any(t.text[:1].isupper() for t in span):
+                    continue
+                spans.append(span)
+        spans = filter_spans(spans)
+        with doc.retokenize() as retokenizer:
+            for span in spans:
+                entry = self.gazetteer.entries[span.label_]
+                attrs = {"POS": "PROPN", "TAG": "NNP"}
+                retokenizer.merge(span, attrs=attrs)
+        # after merging, each span is one token; find them again by character offset
+        starts = {span.start_char: span.label_ for span in spans}
+        ents = []
+        for token in doc:
+            entry_id = starts.get(token.idx)
+            if entry_id is not None:
+                token._.kg_id = entry_id
+                label = _NER_LABEL.get(self.gazetteer.entries[entry_id].type, "ORG")
+                ents.append(Span(doc, token.i, token.i + 1, label=label))
+        doc.set_ents(ents, default="unmodified")
+        return doc
+
+
+@Language.factory("kg_gazetteer", default_config={})
+def make_gazetteer_merger(nlp: Language, name: str) -> GazetteerMerger:
+    return GazetteerMerger(nlp, load_gazetteer())

@@ -1,0 +1,127 @@
+"""Pronouns and definite descriptions -> the mention they refer to.
+
+A small salience model in the spirit of Lappin and Leass (1994): each earlier mention of an
+entity adds weight that halves with every sentence back, subjects count more than other roles,
+and the candidate must agree in type with the reference ("it" is an organization or a country,
+"he" a person, "the town" a settlement). Loaded descriptions ("the militants", "the jihadist
+group") prefer entities the gazetteer describes with the same word.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+
+from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
+from .model import Mention
+from .ontology import is_a
+
+ORGANIZATIONS = ("Organization",)
+PRONOUNS = {
+    "it": ("Organization", "Country"), "its": ("Organization", "Country"), "itself": ("Organization", "Country"),
+    "they": ("Organization", "PersonGroup"), "them": ("Organization", "PersonGroup"),
+    "their": ("Organization", "PersonGroup"), "themselves": ("Organization", "PersonGroup"),
+    "he": ("Person",), "him": ("Person",), "his": ("Person",), "himself": ("Person",),
+    "she": ("Person",), "her": ("Person",), "herself": ("Person",),
+}
+PRONOUN_WINDOW = 3
+DESCRIPTION_WINDOW = 8
+SUBJECT_DEPS = ("nsubj", "nsubjpass")
+
+
+def identity(mention: Mention) -> str:
+    """What makes two mentions the same entity before resolve assigns keys."""
+    return mention.key or mention.gazetteer_id or name_key(mention.text)
+
+
+def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None,
+                       nominals: Nominals | None = None) -> list[Mention]:
+    """Return ``mentions`` plus one mention per pronoun or description with an antecedent.
+
+    The added mentions carry the antecedent's ``key``/``gazetteer_id`` and its type, and
+    ``kind`` "pronoun" or "description".
+    """
+    gazetteer = gazetteer or load_gazetteer()
+    nominals = nominals or load_nominals()
+    loaded_words = {w for e in gazetteer.entries.values() for w in e.descriptors}
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    sent_index = {}
+    for number, sent in enumerate(doc.sents):
+        for token in sent:
+            sent_index[token.i] = number
+    resolved = list(mentions)
+    by_start = sorted(mentions, key=lambda m: m.start)
+    for token in doc:
+        if token.i in covered:
+            continue
+        reference = _reference(token, nominals)
+        if reference is None:
+            continue
+        kind, types, words = reference
+        window = PRONOUN_WINDOW if kind == "pronoun" else DESCRIPTION_WINDOW
+        antecedent = _best_antecedent(token, sent_index[token.i], types, words, window, by_start,
+                                      gazetteer, loaded_words, exclude=_own_phrase(token))
+        if antecedent is None:
+            continue
+        mention = replace(antecedent, start=token.i, end=token.i + 1, start_char=token.idx,
+                          end_char=token.idx + len(token.text), text=token.text, kind=kind,
+                          sentence=sent_index[token.i])
+        resolved.append(mention)
+        by_start = sorted(by_start + [mention], key=lambda m: m.start)
+    return sorted(resolved, key=lambda m: m.start)
+
+
+def _reference(token, nominals: Nominals):
+    """(kind, compatible types, descriptive words) if ``token`` is a pronoun or a definite description."""
+    lower = token.lower_
+    if token.pos_ == "PRON" and lower in PRONOUNS:
+        return "pronoun", PRONOUNS[lower], set()
+    if token.pos_ not in ("NOUN", "PROPN") or token.ent_type_ in ("PERSON", "ORG", "GPE"):
+        return None
+    types = nominals.descriptions.get(lower) or nominals.descriptions.get(token.lemma_.lower())
+    if not types:
+        return None
+    children = list(token.children)
+    if not any(c.dep_ == "det" and c.lower_ in ("the", "this", "that", "these", "those") for c in children):
+        return None
+    # "the town of Arsal", "the group formerly known as X", "the Syrian army": not a back-reference
+    if any(c.dep_ in ("prep", "acl", "appos", "relcl", "poss") and (c.dep_ != "prep" or c.lower_ == "of") for c in children):
+        return None
+    if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c._.kg_id) for c in children):
+        return None
+    words = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in children if c.dep_ in ("amod", "compound")}
+    return "description", types, words
+
+
+def _own_phrase(token) -> set[int]:
+    """Tokens a reference cannot point into: the phrase it heads or modifies ("its" in "its allies")."""
+    head = token.head if token.dep_ == "poss" else token
+    return {t.i for t in head.subtree}
+
+
+def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer, loaded_words, exclude):
+    scores: dict[str, float] = defaultdict(float)
+    latest: dict[str, Mention] = {}
+    loaded = words & loaded_words
+    for m in mentions:
+        if m.start >= token.i:
+            break
+        if m.start in exclude or sentence - m.sentence > window:
+            continue
+        if not any(is_a(m.type, t) for t in types):
+            continue
+        weight = 1.0 if m.sentence == sentence else 0.5 ** (sentence - m.sentence)
+        if token.doc[m.end - 1].dep_ in SUBJECT_DEPS:
+            weight *= 1.5
+        ident = identity(m)
+        scores[ident] += weight
+        latest[ident] = m
+    if not scores:
+        return None
+    if loaded:
+        for ident, m in latest.items():
+            entry = gazetteer.entries.get(m.gazetteer_id) if m.gazetteer_id else None
+            if entry and entry.descriptors:
+                scores[ident] *= 3.0 if loaded & set(entry.descriptors) else 0.3
+    best = max(scores, key=lambda k: (scores[k], latest[k].start))
+    return latest[best]

@@ -1,0 +1,115 @@
+"""The graph out of the store: RDF serializations, a networkx graph, GraphML / GEXF / JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO
+
+import pyoxigraph as ox
+
+from .store import Store
+from .vocab import KG, ONTOLOGY_GRAPH, PREFIXES
+
+RDF_FORMATS = {
+    "turtle": ox.RdfFormat.TURTLE,
+    "ntriples": ox.RdfFormat.N_TRIPLES,
+    "jsonld": ox.RdfFormat.JSON_LD,
+    "trig": ox.RdfFormat.TRIG,
+    "nquads": ox.RdfFormat.N_QUADS,
+}
+GRAPH_FORMATS = ("graphml", "gexf", "json")
+FORMATS = tuple(RDF_FORMATS) + GRAPH_FORMATS
+RELATIONS = ("allyOf", "captured", "evacuatedTo", "attacked", "ceasefireWith", "locatedIn", "leaderOf",
+             "memberOf", "basedIn")
+
+
+def _triples(store: Store):
+    """The knowledge graph as triples: the union of every graph but the ontology, without repeats."""
+    seen = set()
+    for quad in store.oxigraph.quads_for_pattern(None, None, None, None):
+        if isinstance(quad.graph_name, ox.DefaultGraph) or quad.graph_name.value == str(ONTOLOGY_GRAPH):
+            continue
+        triple = quad.triple
+        if triple not in seen:
+            seen.add(triple)
+            yield triple
+
+
+def _quads(store: Store):
+    for graph in store.data_graphs():
+        yield from store.oxigraph.quads_for_pattern(None, None, None, graph)
+
+
+def export_rdf(store: Store, fmt: str, output: IO[bytes]) -> int:
+    """Write the graph in an RDF format; returns the number of statements written."""
+    rdf_format = RDF_FORMATS[fmt]
+    items = list(_quads(store) if rdf_format.supports_datasets else _triples(store))
+    prefixes = PREFIXES if fmt in ("turtle", "trig") else None
+    ox.serialize(items, output, format=rdf_format, prefixes=prefixes)
+    return len(items)
+
+
+def to_networkx(store: Store):
+    """The entity-to-entity graph as a ``networkx.MultiDiGraph``.
+
+    Nodes are entity IRIs with ``label`` and ``type``; each edge is one fact with ``predicate``
+    (local name), ``confidence`` (the highest of its assertions) and ``documents`` (how many
+    documents state it).
+    """
+    import networkx as nx
+
+    from .ontology import superclasses
+
+    graph = nx.MultiDiGraph()
+    depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
+    ns = str(KG._NS)
+    for row in store.query(
+        "SELECT ?e ?label ?type WHERE { ?e kg:mentionedIn ?d ; rdfs:label ?label ; a ?type "
+        "FILTER(STRSTARTS(STR(?type), STR(kg:))) }"
+    ):
+        iri, type_ = row["e"].value, row["type"].value[len(ns):]
+        current = graph.nodes[iri].get("type") if iri in graph else None
+        if current is None or depth.get(type_, 0) > depth.get(current, 0):
+            graph.add_node(iri, label=row["label"].value, type=type_)
+    for row in store.query(
+        "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) WHERE { "
+        "?st a kg:Assertion ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
+        "prov:wasDerivedFrom ?doc ; kg:confidence ?c } GROUP BY ?s ?p ?o"
+    ):
+        s, o = row["s"].value, row["o"].value
+        predicate = row["p"].value[len(ns):]
+        for node in (s, o):
+            if node not in graph:
+                graph.add_node(node, label=node.rsplit("/", 1)[-1], type="Entity")
+        graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
+                       documents=int(row["docs"].value))
+    return graph
+
+
+def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
+    """Write the networkx projection as GraphML, GEXF or node-link JSON; returns the edge count."""
+    import networkx as nx
+
+    graph = to_networkx(store)
+    if fmt == "graphml":
+        nx.write_graphml(graph, output)
+    elif fmt == "gexf":
+        nx.write_gexf(graph, output)
+    else:
+        data = nx.node_link_data(graph, edges="edges")
+        output.write(json.dumps(data, indent=1, ensure_ascii=False).encode("utf-8"))
+    return graph.number_of_edges()
+
+
+def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes]) -> int:
+    """Export to ``path`` (written whole, then moved into place) or to ``stdout``."""
+    writer = export_rdf if fmt in RDF_FORMATS else export_graph
+    if path is None or str(path) == "-":
+        return writer(store, fmt, stdout)
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "wb") as out:
+        count = writer(store, fmt, out)
+    tmp.replace(path)
+    return count

@@ -1,0 +1,94 @@
+"""The plain data the pipeline stages hand each other.
+
+Stages never pass spaCy or rdflib objects across module boundaries: a mention is a span of
+character offsets plus what we know about it, an assertion is a fact with its evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Document:
+    """An article to build from. ``id`` is the SHA-256 of ``text``: the same text is one document."""
+
+    id: str
+    text: str
+    name: str
+    title: str | None = None
+    date: str | None = None
+    url: str | None = None
+    source: str | None = None
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """An input that could not be read; ``where`` is the file (and line) at fault."""
+
+    where: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.problem}"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A stretch of text naming or referring to an entity.
+
+    ``start``/``end`` are token indices into the spaCy Doc of the document; ``start_char`` and
+    ``end_char`` are character offsets into the text. ``key`` is the entity key the mention
+    resolves to (filled in by coref and resolve); ``type`` is an ontology class local name.
+    ``kind`` says how the mention was found: ``name`` (NER or gazetteer), ``group`` (a nationality
+    plus a people noun), ``pronoun`` or ``description`` (coreferent phrases).
+    """
+
+    start: int
+    end: int
+    start_char: int
+    end_char: int
+    text: str
+    type: str
+    kind: str = "name"
+    key: str | None = None
+    gazetteer_id: str | None = None
+    sentence: int = 0
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A real-world entity: a stable ``key`` (the IRI's last segment), its best label and type."""
+
+    key: str
+    label: str
+    type: str
+    gazetteer_id: str | None = None
+    aliases: frozenset[str] = field(default_factory=frozenset)
+    merge_rules: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """One fact stated by one document, with the sentence that states it."""
+
+    subject: str
+    predicate: str
+    object: str
+    doc_id: str
+    evidence: str
+    start_char: int
+    end_char: int
+    rule: str
+    confidence: float
+    reported_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Everything one document yields: its entities and its assertions."""
+
+    document: Document
+    entities: tuple[Entity, ...]
+    assertions: tuple[Assertion, ...]

@@ -1,0 +1,107 @@
+"""Extractions -> RDF quads: one named graph per document, holding everything that document says.
+
+A document's graph holds the document node, the entities it mentions (type, surface forms,
+merge records), the direct triples it supports and one reified assertion per statement with
+its evidence. The union of all document graphs is the knowledge graph; a fact two articles
+state is one triple (in both graphs) with two assertions. Canonical labels live in a separate
+entity graph computed over all documents (see :mod:`kg.store`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+
+import pyoxigraph as ox
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+
+from .model import Assertion, Entity, Extraction
+from .vocab import KG, assertion_iri, document_graph, document_iri, entity_iri, merge_iri
+
+
+def N(term) -> ox.NamedNode:  # noqa: N802  (reads like the rdflib constructor it mirrors)
+    return ox.NamedNode(str(term))
+
+
+def literal(value, datatype=None) -> ox.Literal:
+    if datatype is not None:
+        return ox.Literal(str(value), datatype=N(datatype))
+    return ox.Literal(str(value))
+
+
+TYPE = N(RDF.type)
+_XSD_INT = XSD.integer
+_XSD_DEC = XSD.decimal
+
+
+def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
+    """All quads of one document's named graph."""
+    doc = extraction.document
+    graph = N(document_graph(doc.id))
+    doc_node = N(document_iri(doc.id))
+    triples = list(_document(doc, doc_node))
+    for entity in extraction.entities:
+        triples.extend(_entity(entity, doc_node))
+    for assertion in extraction.assertions:
+        triples.extend(_assertion(assertion, doc_node))
+    return [ox.Quad(s, p, o, graph) for s, p, o in dict.fromkeys(triples)]
+
+
+def _document(doc, node) -> Iterator[tuple]:
+    yield node, TYPE, N(KG.Document)
+    yield node, TYPE, N(PROV.Entity)
+    yield node, N(DCTERMS.identifier), literal(doc.name)
+    yield node, N(KG.contentHash), literal(doc.id)
+    if doc.title:
+        yield node, N(DCTERMS.title), literal(doc.title)
+    if doc.date:
+        yield node, N(DCTERMS.date), literal(doc.date)
+    if doc.url:
+        yield node, N(DCTERMS.source), literal(doc.url, XSD.anyURI)
+    if doc.source:
+        yield node, N(DCTERMS.publisher), literal(doc.source)
+    if doc.path:
+        yield node, N(PROV.atLocation), literal(doc.path)
+
+
+def _entity(entity: Entity, doc_node) -> Iterator[tuple]:
+    node = N(entity_iri(entity.key))
+    yield node, TYPE, N(getattr(KG, entity.type))
+    yield node, N(KG.mentionedIn), doc_node
+    if entity.gazetteer_id:
+        yield node, N(KG.gazetteerId), literal(entity.gazetteer_id)
+    for form in sorted(entity.aliases):
+        yield node, N(KG.surfaceForm), literal(form)
+    for form, rule in entity.merge_rules:
+        digest = hashlib.sha256(f"{form}\x00{rule}".encode()).hexdigest()[:12]
+        merge = N(merge_iri(entity.key, digest))
+        yield merge, TYPE, N(KG.Merge)
+        yield merge, N(KG.mergedInto), node
+        yield merge, N(KG.mergedForm), literal(form)
+        yield merge, N(KG.mergeRule), literal(rule)
+        yield merge, N(PROV.wasDerivedFrom), doc_node
+
+
+def _assertion(a: Assertion, doc_node) -> Iterator[tuple]:
+    s, p, o = N(entity_iri(a.subject)), N(getattr(KG, a.predicate)), N(entity_iri(a.object))
+    yield s, p, o
+    digest = hashlib.sha256(f"{a.subject}\x00{a.predicate}\x00{a.object}\x00{a.start_char}".encode()).hexdigest()[:16]
+    node = N(assertion_iri(a.doc_id, digest))
+    yield node, TYPE, N(KG.Assertion)
+    yield node, TYPE, N(RDF.Statement)
+    yield node, N(RDF.subject), s
+    yield node, N(RDF.predicate), p
+    yield node, N(RDF.object), o
+    yield node, N(PROV.wasDerivedFrom), doc_node
+    yield node, N(KG.evidence), literal(a.evidence)
+    yield node, N(KG.startOffset), literal(a.start_char, _XSD_INT)
+    yield node, N(KG.endOffset), literal(a.end_char, _XSD_INT)
+    yield node, N(KG.rule), literal(a.rule)
+    yield node, N(KG.confidence), literal(f"{a.confidence:.3f}", _XSD_DEC)
+    if a.reported_by:
+        yield node, N(KG.reportedBy), N(entity_iri(a.reported_by))
+
+
+LABEL = N(RDFS.label)
+PREF_LABEL = N(SKOS.prefLabel)
+ALT_LABEL = N(SKOS.altLabel)

@@ -1,0 +1,518 @@
+"""spaCy Doc + resolved mentions -> Assertions, driven by the relation lexicon.
+
+Predicate rules find a trigger word (a verb or a noun), then fill the relation's subject and
+object from argument *slots*: places in the dependency parse named in ontology/lexicon.toml.
+A slot yields tokens; :meth:`Extractor.entities_of` turns a token into the entities it stands
+for, looking through generic heads ("the town of Arsal", "Houthi fighters", "militants of the
+group formerly known as Nusra Front"), titles ("President Bashar al-Assad") and coordination.
+Structural rules (titles, nationality, location) read modifiers and appositions.
+
+Only statements the text makes as facts, or reports as facts, become assertions: negated,
+denied and hypothetical triggers are dropped (see :func:`polarity`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals
+from .lexicon import Lexicon, Rule, load_lexicon
+from .model import Assertion, Mention
+from .ontology import is_a
+
+NEGATORS = {"not", "n't", "never", "no", "nor", "neither", "without"}
+DENIAL_VERBS = {"deny", "refute", "reject", "dismiss", "disavow", "rule"}
+CESSATION_VERBS = {"stop", "cease", "end", "halt", "quit", "abandon", "suspend", "fail", "refuse"}
+HYPOTHETICAL_VERBS = {"threaten", "plan", "intend", "consider", "propose", "want", "seek", "hope",
+                      "attempt", "try", "aim", "vow", "pledge", "warn", "urge", "demand", "call",
+                      "ask", "offer", "expect", "fear", "may", "could", "might", "would", "should"}
+HYPOTHETICAL_AUX = {"could", "might", "may", "would", "should", "must"}
+CONDITIONAL_MARKS = {"if", "unless", "whether", "lest"}
+REPORTING_VERBS = {"say", "report", "tell", "claim", "announce", "state", "add", "confirm", "accuse",
+                   "allege", "insist", "note", "declare", "write", "show", "reveal", "acknowledge", "admit"}
+DOUBTFUL_REPORTING = {"claim", "allege", "accuse"}
+CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd", "conj", "compound",
+              "amod", "advcl", "nmod", "appos", "npadvmod", "dative", "ccomp"}
+RELATIVE_PRONOUNS = {"which", "that", "who", "whom", "whose"}
+GAP_DEPS = ("conj",)
+ARMED_FORCES_WORDS = {"army", "military", "forces", "troops", "armed forces"}
+
+
+@dataclass(frozen=True)
+class Found:
+    """A candidate fact before provenance: entity keys, the rule, and the trigger token."""
+
+    subject: str
+    object: str
+    rule: Rule
+    trigger: int
+
+
+class Extractor:
+    """Apply the lexicon to one parsed document at a time."""
+
+    def __init__(self, lexicon: Lexicon | None = None, gazetteer: Gazetteer | None = None,
+                 nominals: Nominals | None = None) -> None:
+        self.lexicon = lexicon or load_lexicon()
+        self.gazetteer = gazetteer or load_gazetteer()
+        self.nominals = nominals or load_nominals()
+        self.predicates = self.lexicon.rules_for("predicate")
+        titles = [(r, w) for r in self.lexicon.rules_for("title") for w in r.lemmas]
+        self.titles = {w: r for r, w in titles}
+
+    # ------------------------------------------------------------------ entry point
+
+    def extract(self, doc, mentions: list[Mention], doc_id: str) -> list[Assertion]:
+        self.doc = doc
+        self.mentions = mentions
+        self.at: dict[int, Mention] = {}
+        for m in sorted(mentions, key=lambda m: m.kind in ("pronoun", "description")):
+            for i in range(m.start, m.end):
+                self.at.setdefault(i, m)
+        found: list[Found] = []
+        for token in doc:
+            forms = _forms(token)
+            for rule in self.predicates:
+                if rule.pos == _pos(token) and forms & rule.lemmas:
+                    found.extend(self._predicate(token, rule))
+        for rule in self.lexicon.rules_for("title"):
+            found.extend(self._titles(rule))
+        for rule in self.lexicon.rules_for("nationality"):
+            found.extend(self._nationality(rule))
+        for rule in self.lexicon.rules_for("location"):
+            found.extend(self._location(rule))
+        return self._assertions(found, doc_id)
+
+    # ------------------------------------------------------------------ entities behind a token
+
+    def type_of(self, key: str) -> str:
+        for m in self.mentions:
+            if m.key == key:
+                return m.type
+        return "Entity"
+
+    def entities_of(self, token, seen: frozenset[int] = frozenset()) -> list[str]:
+        """The entity keys ``token`` stands for, following coordination."""
+        keys: list[str] = []
+        for t in [token, *token.conjuncts]:
+            for key in self._entity_of(t, seen | {token.i}):
+                if key not in keys:
+                    keys.append(key)
+        return keys
+
+    def _entity_of(self, token, seen: frozenset[int]) -> list[str]:
+        mention = self.at.get(token.i)
+        if mention is not None and mention.key:
+            return [mention.key]
+        lemma = token.lemma_.lower()
+        children = list(token.children)
+        # "President Bashar al-Assad" (however the parser attached the name)
+        if lemma in self.titles or token.lower_ in self.titles:
+            nxt = token.nbor() if token.i + 1 < len(self.doc) else None
+            person = self.at.get(nxt.i) if nxt is not None else None
+            if person is not None and person.type == "Person" and person.key:
+                return [person.key]
+        generic = (lemma in self.nominals.place_heads or lemma in self.nominals.member_nouns
+                   or token.lower_ in self.nominals.member_nouns)
+        if not generic:
+            return []
+        # "Syria's army", "the Lebanese military"
+        if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS:
+            for c in children:
+                country = self._country_of(c)
+                if country and f"{country}-armed-forces" in self.gazetteer.entries:
+                    return [f"{country}-armed-forces"]
+        for c in children:
+            if c.i in seen:
+                continue
+            if c.dep_ == "prep" and c.lower_ == "of":
+                for pobj in _pobjs(c):
+                    keys = self.entities_of(pobj, seen | {c.i})
+                    if keys:
+                        return keys
+            elif c.dep_ in ("compound", "amod", "nmod", "poss") and c.i < token.i:
+                m = self.at.get(c.i)
+                if m is not None and m.key and m.type not in ("Person", "PersonGroup") and (
+                        is_a(m.type, "Organization") or lemma in self.nominals.place_heads):
+                    return [m.key]
+            elif c.dep_ == "appos":
+                keys = self.entities_of(c, seen)
+                if keys:
+                    return keys
+            elif c.dep_ == "acl" and c.lemma_ in ("know", "call", "name", "dub"):
+                for cc in c.children:
+                    if cc.dep_ == "prep" and cc.lower_ == "as":
+                        for pobj in _pobjs(cc):
+                            keys = self.entities_of(pobj, seen | {c.i})
+                            if keys:
+                                return keys
+                    if cc.dep_ == "oprd":
+                        keys = self.entities_of(cc, seen | {c.i})
+                        if keys:
+                            return keys
+        return []
+
+    def _country_of(self, token) -> str | None:
+        m = self.at.get(token.i)
+        if m is not None and m.type == "Country" and m.key:
+            return m.key
+        if token.dep_ in ("amod", "compound", "nmod") or token.pos_ == "ADJ":
+            return self.gazetteer.country_of_demonym(token.text)
+        return None
+
+    # ------------------------------------------------------------------ predicate rules
+
+    def _predicate(self, trigger, rule: Rule) -> Iterator[Found]:
+        subjects = self._fill(trigger, rule.subject, rule)
+        objects = self._fill(trigger, rule.object, rule)
+        for s in subjects:
+            for o in objects:
+                yield Found(s, o, rule, trigger.i)
+        for slot in rule.pairs:
+            keys = []
+            for token in self._slot(trigger, slot, rule):
+                keys.extend(k for k in self.entities_of(token) if k not in keys)
+            for i, a in enumerate(keys):
+                for b in keys[i + 1:]:
+                    yield Found(a, b, rule, trigger.i)
+
+    def _fill(self, trigger, slots: Iterable[str], rule: Rule) -> list[str]:
+        """Entities of the first slot that yields any."""
+        for slot in slots:
+            keys: list[str] = []
+            for token in self._slot(trigger, slot, rule):
+                keys.extend(k for k in self.entities_of(token) if k not in keys)
+            if keys:
+                return keys
+        return []
+
+    def _slot(self, t, slot: str, rule: Rule) -> list:
+        kids = list(t.children)
+        if slot == "nsubj":
+            return _subjects(t)
+        if slot == "dobj":
+            found = [c for c in kids if c.dep_ == "dobj"]
+            if not found and t.dep_ == "relcl" and not any(c.dep_ == "dobj" for c in kids):
+                if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in RELATIVE_PRONOUNS for c in kids):
+                    found = [t.head]
+            return found
+        if slot == "nsubjpass":
+            found = [c for c in kids if c.dep_ == "nsubjpass"]
+            if found and found[0].lower_ in RELATIVE_PRONOUNS and t.dep_ == "relcl":
+                return [t.head]
+            if not found and t.dep_ == "acl" and t.tag_ == "VBN":
+                return [t.head]
+            return found
+        if slot == "agent":
+            return [p for c in kids if c.dep_ == "agent" for p in _pobjs(c)]
+        if slot.startswith("prep:"):
+            found = _prep_objects(t, slot[5:])
+            if not found and _pos(t) == "VERB":
+                # "escort Daesh fighters to eastern Syria": the parser often hangs the goal on the object
+                for obj in [c for c in kids if c.dep_ == "dobj"]:
+                    for holder in [obj, *[c for c in obj.children if c.dep_ == "appos"]]:
+                        found.extend(_prep_objects(holder, slot[5:]))
+            if not found and _pos(t) == "NOUN":
+                # "an offensive that began in July against X": the clause about the noun carries it
+                for clause in [c for c in kids if c.dep_ in ("relcl", "acl")]:
+                    found.extend(_prep_objects(clause, slot[5:]))
+            return found
+        if slot == "poss":
+            return [c for c in kids if c.dep_ == "poss"]
+        if slot == "compound":
+            return [c for c in kids if c.dep_ in ("compound", "amod", "nmod") and c.i < t.i]
+        if slot in ("light_subject",) or slot.startswith("light_prep:"):
+            verb = _light_verb(t, rule)
+            if verb is None:
+                return []
+            if slot == "light_subject":
+                return _subjects(verb)
+            return _prep_objects(verb, slot[len("light_prep:"):], gapping=True)
+        if slot == "predicated":
+            if t.dep_ == "attr":
+                subjects = _subjects(t.head)
+                return subjects
+            if t.dep_ == "appos":
+                return [t.head]
+            if t.dep_ == "conj" and t.head.dep_ == "appos":
+                return [t.head.head]
+            return []
+        raise ValueError(f"rule {rule.id}: unknown slot {slot!r}")
+
+    # ------------------------------------------------------------------ structural rules
+
+    def _titles(self, rule: Rule) -> Iterator[Found]:
+        """"Syrian President Bashar al-Assad", "Khalifa Haftar, commander of the LNA"."""
+        doc = self.doc
+        for m in self.mentions:
+            if m.type != "Person" or m.kind != "name" or not m.key:
+                continue
+            titles = []
+            left = doc[m.start - 1] if m.start > 0 else None
+            if left is not None and _title_word(left) in rule.lemmas:
+                titles.append(left)
+            head = doc[m.end - 1]
+            for c in head.children:
+                if c.dep_ in ("appos", "compound") and _title_word(c) in rule.lemmas and c.i not in (t.i for t in titles):
+                    titles.append(c)
+            if head.dep_ == "appos" and _title_word(head.head) in rule.lemmas:
+                titles.append(head.head)
+            for title in titles:
+                for org in self._title_organizations(title, m):
+                    yield Found(m.key, org, rule, title.i)
+
+    def _title_organizations(self, title, person: Mention) -> list[str]:
+        keys: list[str] = []
+        for c in title.children:
+            if c.dep_ == "prep" and c.lower_ in ("of", "for"):
+                for p in _pobjs(c):
+                    keys.extend(self.entities_of(p))
+            elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
+                keys.extend(self.entities_of(c) or ([self._country_of(c)] if self._country_of(c) else []))
+        if not keys:
+            # the words just before the title: "Lebanese Internal Security Gen. Abbas Ibrahim"
+            i = title.i - 1
+            while i >= 0 and self.doc[i].dep_ in ("amod", "compound", "punct") and self.doc[i].text not in (",", "(", "\u2014"):
+                m = self.at.get(i)
+                if m is not None and m.key and m.key != person.key and m.kind == "name":
+                    keys.append(m.key)
+                    break
+                country = self._country_of(self.doc[i])
+                if country:
+                    keys.append(country)
+                    break
+                i -= 1
+        return [k for k in dict.fromkeys(keys) if k and k != person.key]
+
+    def _nationality(self, rule: Rule) -> Iterator[Found]:
+        """"Hezbollah, a Lebanese group"; "the Iraqi Popular Mobilization Forces"; "Syria's Ikhbariya"."""
+        for m in self.mentions:
+            if m.kind != "name" or not m.key or not is_a(m.type, "Organization"):
+                continue
+            head = self.doc[m.end - 1]
+            candidates = [c for c in head.children if c.dep_ in ("amod", "poss", "compound", "nmod") and c.i < m.start]
+            for appos in [c for c in head.children if c.dep_ == "appos"] + ([head.head] if head.dep_ == "appos" else []):
+                if appos.lemma_.lower() in self.nominals.member_nouns or appos.lemma_.lower() in self.nominals.descriptions:
+                    candidates.extend(c for c in appos.children if c.dep_ in ("amod", "compound", "nmod") and c.i < appos.i)
+            for c in candidates:
+                country = self._country_of(c)
+                if country and country != m.key:
+                    yield Found(m.key, country, rule, c.i)
+
+    def _location(self, rule: Rule) -> Iterator[Found]:
+        """"Arsal in Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"."""
+        doc = self.doc
+        rank = {"Settlement": 0, "Region": 1, "Country": 2}
+        for m in self.mentions:
+            if m.kind != "name" or not m.key or m.type not in ("Settlement", "Region"):
+                continue
+            head = doc[m.end - 1]
+            holders = [head]
+            if head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lemma_.lower() in self.nominals.place_heads:
+                holders.append(head.head.head)
+            for holder in holders:
+                for c in holder.children:
+                    if c.dep_ == "prep" and c.lower_ == "in":
+                        for p in _pobjs(c):
+                            for key in self.entities_of(p):
+                                if rank.get(self.type_of(key), -1) >= rank[m.type] and key != m.key:
+                                    yield Found(m.key, key, rule, c.i)
+                if holder is not head:
+                    for c in holder.children:
+                        if c.dep_ in ("amod", "compound", "nmod") and c.i < holder.i:
+                            country = self._country_of(c)
+                            if country and country != m.key:
+                                yield Found(m.key, country, rule, c.i)
+            # "Al-Bukamal in eastern Syria", wherever the parser attached "in"
+            if m.end + 1 < len(doc) and doc[m.end].lower_ == "in":
+                at = m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1
+                nxt = self.at.get(at)
+                if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key:
+                    if rank.get(nxt.type, -1) >= rank[m.type]:
+                        yield Found(m.key, nxt.key, rule, m.end)
+            # "Ras Baalbek, Lebanon": a place, a comma, a bigger place, and no list going on
+            if m.end + 1 < len(doc) and doc[m.end].text == ",":
+                nxt = self.at.get(m.end + 1)
+                if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key:
+                    after = doc[nxt.end] if nxt.end < len(doc) else None
+                    in_list = after is not None and (after.lower_ in ("and", "or") or after.text == ",")
+                    before = doc[m.start - 1] if m.start > 0 else None
+                    listed = before is not None and before.text == "," and self.at.get(m.start - 2) is not None
+                    if rank.get(nxt.type, -1) > rank[m.type] and not in_list and not listed:
+                        yield Found(m.key, nxt.key, rule, m.end)
+
+    # ------------------------------------------------------------------ to assertions
+
+    def _assertions(self, found: list[Found], doc_id: str) -> list[Assertion]:
+        out: dict[tuple, Assertion] = {}
+        for f in found:
+            relation = self.lexicon.relations[f.rule.relation]
+            s, o = f.subject, f.object
+            if s == o:
+                continue
+            if not _types_fit(self.type_of(s), relation.subject) or not _types_fit(self.type_of(o), relation.object):
+                continue
+            trigger = self.doc[f.trigger]
+            if f.rule.kind == "predicate":
+                status = polarity(trigger)
+                if status != "asserted":
+                    continue
+            reporter, doubtful = self._reporter(trigger)
+            if relation.symmetric and o < s:
+                s, o = o, s
+            sent = trigger.sent
+            confidence = f.rule.confidence * (0.8 if doubtful else 1.0)
+            key = (s, relation.name, o, sent.start_char)
+            if key in out and out[key].confidence >= confidence:
+                continue
+            out[key] = Assertion(
+                subject=s, predicate=relation.name, object=o, doc_id=doc_id, evidence=sent.text.strip(),
+                start_char=sent.start_char, end_char=sent.end_char, rule=f.rule.id,
+                confidence=round(confidence, 3), reported_by=reporter,
+            )
+        return sorted(out.values(), key=lambda a: (a.start_char, a.predicate, a.subject, a.object))
+
+    def _reporter(self, trigger) -> tuple[str | None, bool]:
+        """Who the sentence says made the statement, and whether the verb casts doubt ("claimed")."""
+        t = trigger
+        while t.dep_ != "ROOT" and t.head is not t:
+            if t.dep_ == "ccomp" or (t.dep_ == "conj" and t.head.dep_ == "ccomp"):
+                verb = t.head if t.dep_ == "ccomp" else t.head.head
+                if verb.lemma_.lower() in REPORTING_VERBS:
+                    for s in _subjects(verb):
+                        keys = self.entities_of(s)
+                        if keys:
+                            return keys[0], verb.lemma_.lower() in DOUBTFUL_REPORTING
+                    return None, verb.lemma_.lower() in DOUBTFUL_REPORTING
+            t = t.head
+        for c in trigger.sent.root.children:
+            if c.dep_ in ("nsubj",) and trigger.sent.root.lemma_.lower() in REPORTING_VERBS and trigger.i > trigger.sent.root.i:
+                keys = self.entities_of(c)
+                if keys:
+                    return keys[0], trigger.sent.root.lemma_.lower() in DOUBTFUL_REPORTING
+        return None, False
+
+
+# ---------------------------------------------------------------------- parse helpers
+
+
+def polarity(trigger) -> str:
+    """"asserted", "negated" or "hypothetical" for a trigger, from the words governing it.
+
+    Walks up from the trigger through complements (not through subjects or relative clauses,
+    whose negation is about something else), counting negations and verbs of stopping, so
+    "did not involve coordination" is negated and "will not stop supporting" is asserted.
+    """
+    flips = 0
+    t = trigger
+    first = True
+    while True:
+        kids = list(t.children)
+        if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in kids):
+            flips += 1
+        if not first:
+            lemma = t.lemma_.lower()
+            if lemma in DENIAL_VERBS:
+                return "negated" if flips % 2 == 0 else "asserted"
+            if lemma in CESSATION_VERBS:
+                flips += 1
+            elif lemma in HYPOTHETICAL_VERBS and t.pos_ in ("VERB", "AUX"):
+                return "hypothetical"
+        if any(c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_AUX for c in kids):
+            return "hypothetical"
+        if any(c.dep_ == "mark" and c.lower_ in CONDITIONAL_MARKS for c in kids):
+            return "hypothetical"
+        if t.dep_ not in CLIMB_DEPS or t.head is t:
+            break
+        if t.dep_ == "ccomp" and t.head.lemma_.lower() not in DENIAL_VERBS:
+            break
+        t = t.head
+        first = False
+    return "negated" if flips % 2 else "asserted"
+
+
+def _forms(token) -> set[str]:
+    lemma = token.lemma_.lower()
+    forms = {lemma, token.lower_}
+    for c in token.children:
+        if c.dep_ == "prt":
+            forms.add(f"{lemma} {c.lower_}")
+        elif c.dep_ == "compound" and c.i == token.i - 1:
+            forms.add(f"{c.lower_} {lemma}")
+    return forms
+
+
+def _pos(token) -> str:
+    return "VERB" if token.pos_ in ("VERB", "AUX") else "NOUN" if token.pos_ in ("NOUN", "PROPN") else token.pos_
+
+
+def _title_word(token) -> str:
+    return token.lower_ if token.lower_ in ("gen.", "col.", "maj.", "lt.", "capt.") else token.lemma_.lower()
+
+
+def _pobjs(prep) -> list:
+    out = []
+    for c in prep.children:
+        if c.dep_ in ("pobj", "pcomp"):
+            out.append(c)
+        elif c.dep_ == "prep":  # "out of", "along with"
+            out.extend(_pobjs(c))
+    return out
+
+
+def _prep_objects(verb, word: str, gapping: bool = False) -> list:
+    """Objects of ``word`` attached to ``verb``; with gapping, also "with A on one front and B on the other"."""
+    out = []
+    preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == word]
+    for prep in preps:
+        out.extend(_pobjs(prep))
+    if gapping and preps:
+        after = preps[0].i
+        for c in verb.children:
+            if c.dep_ == "prep" and c.i > after and c.lower_ != word:
+                for p in _pobjs(c):
+                    out.extend(x for x in p.conjuncts if x.pos_ == "PROPN")
+    return out
+
+
+def _subjects(verb) -> list:
+    """The subject of ``verb``'s clause, looking through control, coordination and relative clauses."""
+    seen = set()
+    t = verb
+    while t.i not in seen:
+        seen.add(t.i)
+        subj = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
+        if subj:
+            if subj[0].lower_ in RELATIVE_PRONOUNS and t.dep_ == "relcl":
+                return [t.head]
+            return subj
+        if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
+            t = t.head
+            continue
+        if t.dep_ == "acl" and t.tag_ == "VBG":
+            return [t.head]
+        if t.dep_ == "relcl":
+            return [t.head]
+        break
+    return []
+
+
+def _light_verb(noun, rule: Rule):
+    """The verb a trigger noun is the object of ("launched an offensive", "agreed to a truce")."""
+    head = noun.head
+    if noun.dep_ in ("dobj", "nsubjpass", "attr") and head.pos_ in ("VERB", "AUX"):
+        verb = head
+    elif noun.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ in ("VERB", "AUX"):
+        verb = head.head
+    elif noun.dep_ == "conj":
+        return _light_verb(noun.head, rule)
+    else:
+        return None
+    if rule.light_verbs and not (_forms(verb) & rule.light_verbs):
+        return None
+    return verb
+
+
+def _types_fit(type_: str, allowed: tuple[str, ...]) -> bool:
+    return any(is_a(type_, a) for a in allowed)

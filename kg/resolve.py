@@ -1,0 +1,126 @@
+"""Mentions -> canonical entities with stable keys.
+
+Keys are the last segment of entity IRIs, so they must not depend on which article came first:
+a gazetteer entry's key is its id; any other name's key is its normalized form (see
+:func:`kg.gazetteer.name_key`), written readably. Inside one document, a surname alone ("Haftar")
+joins the full name stated earlier ("Khalifa Haftar"), and an acronym defined in parentheses
+("Libyan National Army (LNA)") joins the name it defines. Each such merge is kept with its rule,
+so the graph can show, and a user can undo, why two forms became one entity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import replace
+
+from .gazetteer import Gazetteer, fold, load_gazetteer, name_key
+from .model import Entity, Mention
+from .ontology import superclasses
+
+_ARTICLE_JOIN = re.compile(r"\b(al|el|ul|ad|ar|as|ash|az|an|at)-(?=\w)")
+
+
+def key_for_name(text: str) -> str:
+    """Readable key of a name outside the gazetteer: "Bashar Al-Assad" -> "bashar-alassad"."""
+    s = fold(text)
+    s = re.sub(r"'s\b", "", s)
+    s = re.sub(r"^(the\s+)?(so[- ]called\s+)?", "", s)
+    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+    s = _ARTICLE_JOIN.sub(r"\1", s)
+    s = re.sub(r"\bqaida\b", "qaeda", s)
+    return s[:80].strip("-") or "x"
+
+
+def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None) -> list[Mention]:
+    """Give every name mention its entity key (gazetteer id, or the key of its normalized name)."""
+    gazetteer = gazetteer or load_gazetteer()
+    keyed: list[Mention] = []
+    for m in mentions:
+        if m.key:
+            keyed.append(m)
+        elif m.gazetteer_id:
+            keyed.append(replace(m, key=m.gazetteer_id))
+        else:
+            keyed.append(replace(m, key=key_for_name(m.text)))
+    keyed = _acronyms(doc, keyed)
+    return _surnames(keyed)
+
+
+def _acronyms(doc, mentions: list[Mention]) -> list[Mention]:
+    """"Libyan National Army (LNA)": later mentions of "LNA" take the full name's key."""
+    defined: dict[str, Mention] = {}
+    for m in mentions:
+        if m.kind != "name" or m.type in ("Person",):
+            continue
+        after = doc[m.end:m.end + 4]
+        if len(after) >= 3 and after[0].text == "(" and after[2].text == ")" and after[1].text.isupper():
+            defined[after[1].text] = m
+    if not defined:
+        return mentions
+    out = []
+    for m in mentions:
+        full = defined.get(m.text)
+        if full is not None and full is not m and not m.gazetteer_id:
+            out.append(replace(m, key=full.key, type=full.type, gazetteer_id=full.gazetteer_id,
+                               kind="acronym"))
+        else:
+            out.append(m)
+    return out
+
+
+def _surnames(mentions: list[Mention]) -> list[Mention]:
+    """A one-word person name joins the one earlier full name in the document that ends with it."""
+    full_names: dict[str, set[str]] = defaultdict(set)
+    out = []
+    for m in mentions:
+        if m.type != "Person" or m.kind != "name":
+            out.append(m)
+            continue
+        words = m.text.split()
+        if len(words) == 1 and not m.gazetteer_id:
+            owners = full_names.get(name_key(words[0]), set())
+            if len(owners) == 1:
+                out.append(replace(m, key=next(iter(owners)), kind="surname"))
+                continue
+        if len(words) > 1:
+            full_names[name_key(words[-1])].add(m.key)
+            full_names[name_key(words[-1].split("-")[-1])].add(m.key)
+        out.append(m)
+    return out
+
+
+def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tuple[Entity, ...]:
+    """One Entity per key among the name mentions, with every surface form and the merge rules."""
+    gazetteer = gazetteer or load_gazetteer()
+    forms: dict[str, Counter] = defaultdict(Counter)
+    types: dict[str, Counter] = defaultdict(Counter)
+    rules: dict[str, dict[str, str]] = defaultdict(dict)
+    gaz_ids: dict[str, str | None] = {}
+    for m in mentions:
+        if m.kind in ("pronoun", "description") or not m.key:
+            continue
+        forms[m.key][m.text] += 1
+        types[m.key][m.type] += 1
+        gaz_ids.setdefault(m.key, m.gazetteer_id)
+        rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name"}.get(m.kind)
+        if rule:
+            rules[m.key][m.text] = rule
+    depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
+    out = []
+    for key, counter in forms.items():
+        entry = gazetteer.entries.get(gaz_ids[key]) if gaz_ids[key] else None
+        if entry:
+            label, type_ = entry.label, entry.type
+        else:
+            label = max(counter, key=lambda f: (counter[f], len(f), f))
+            type_ = max(types[key], key=lambda t: (types[key][t], depth.get(t, 0), t))
+        merge_rules = []
+        for form in sorted(counter):
+            if form == label:
+                continue
+            rule = rules[key].get(form) or ("gazetteer-alias" if entry else "name-normalization")
+            merge_rules.append((form, rule))
+        out.append(Entity(key=key, label=label, type=type_, gazetteer_id=entry.id if entry else None,
+                          aliases=frozenset(counter), merge_rules=tuple(merge_rules)))
+    return tuple(sorted(out, key=lambda e: e.key))

@@ -1,0 +1,95 @@
+"""Namespaces: our ontology (a DefinedNamespace, so a typo fails loudly) and where IRIs are minted."""
+
+from __future__ import annotations
+
+from rdflib import Namespace, URIRef
+from rdflib.namespace import DefinedNamespace
+
+BASE = "https://w3id.org/kg/"
+ID = Namespace(BASE + "id/")
+
+
+class KG(DefinedNamespace):
+    """Terms of ontology/kg.ttl."""
+
+    _NS = Namespace(BASE + "ontology#")
+    _fail = True
+
+    Entity: URIRef
+    Agent: URIRef
+    Person: URIRef
+    PersonGroup: URIRef
+    Organization: URIRef
+    ArmedGroup: URIRef
+    ArmedForces: URIRef
+    GovernmentAgency: URIRef
+    MediaOrganization: URIRef
+    InternationalOrganization: URIRef
+    Location: URIRef
+    Country: URIRef
+    Region: URIRef
+    Settlement: URIRef
+    Document: URIRef
+    Assertion: URIRef
+    Merge: URIRef
+
+    allyOf: URIRef
+    captured: URIRef
+    evacuatedTo: URIRef
+    attacked: URIRef
+    ceasefireWith: URIRef
+    locatedIn: URIRef
+    leaderOf: URIRef
+    memberOf: URIRef
+    basedIn: URIRef
+
+    evidence: URIRef
+    startOffset: URIRef
+    endOffset: URIRef
+    rule: URIRef
+    confidence: URIRef
+    reportedBy: URIRef
+    contentHash: URIRef
+    mentionedIn: URIRef
+    gazetteerId: URIRef
+    surfaceForm: URIRef
+    mergedForm: URIRef
+    mergeRule: URIRef
+    mergedInto: URIRef
+
+
+ONTOLOGY_GRAPH = URIRef(BASE + "graph/ontology")
+ENTITY_GRAPH = URIRef(BASE + "graph/entities")
+
+
+def entity_iri(key: str) -> URIRef:
+    return ID[f"entity/{key}"]
+
+
+def document_iri(doc_id: str) -> URIRef:
+    return ID[f"doc/{doc_id}"]
+
+
+def document_graph(doc_id: str) -> URIRef:
+    return URIRef(f"{BASE}graph/doc/{doc_id}")
+
+
+def assertion_iri(doc_id: str, digest: str) -> URIRef:
+    return ID[f"assertion/{doc_id[:16]}-{digest}"]
+
+
+def merge_iri(key: str, digest: str) -> URIRef:
+    return ID[f"merge/{key}-{digest}"]
+
+
+PREFIXES = {
+    "kg": str(KG._NS),
+    "kgr": str(ID),
+    "prov": "http://www.w3.org/ns/prov#",
+    "dcterms": "http://purl.org/dc/terms/",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+}
