@@ -13,9 +13,9 @@ install: $(STAMP)
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --require-hashes --no-deps -r requirements.lock 2>&1 | grep -v "^WARNING: Location" || true
+	$(PIP) install --quiet --require-hashes --no-deps -r requirements.lock
 	$(PIP) check >/dev/null
-	$(PIP) install --quiet --no-deps --no-build-isolation -e . 2>&1 | grep -v "^WARNING: Location" || true
+	$(PIP) install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -c "import kg.cli, spacy, pyoxigraph, oxrdflib, pyshacl"
 	touch $(STAMP)
 

@@ -39,6 +39,13 @@ class GazetteerMerger:
             for form in {alias, alias.replace("'", "\u2019")}:
                 target = exact if _case_sensitive(form) else folded
                 target.setdefault(entry_id, []).append(nlp.make_doc(form))
+        # A merged name is a word the model has never seen: give its lexeme the features of the
+        # name's last word ("Islamic State" reads as "State"), so tagging and parsing treat it as
+        # an ordinary proper noun.
+        for alias, _ in gazetteer.surface_forms():
+            for form in {alias, alias.replace("'", "\u2019")}:
+                if " " in form or "-" in form:
+                    _borrow_features(nlp.vocab, form)
         for entry_id, docs in exact.items():
             self.exact.add(entry_id, docs)
         for entry_id, docs in folded.items():
@@ -74,6 +81,15 @@ class GazetteerMerger:
                 ents.append(Span(doc, token.i, token.i + 1, label=label))
         doc.set_ents(ents, default="unmodified")
         return doc
+
+
+def _borrow_features(vocab, form: str) -> None:
+    last = form.replace("-", " ").split()[-1]
+    lexeme, donor = vocab[form], vocab[last]
+    lexeme.norm_ = donor.norm_
+    lexeme.shape_ = donor.shape_
+    lexeme.prefix_ = donor.prefix_
+    lexeme.suffix_ = donor.suffix_
 
 
 @Language.factory("kg_gazetteer", default_config={})

@@ -17,6 +17,9 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
     with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.nominals)
     entities = resolve.entities(with_refs, extractor.gazetteer)
     assertions = extractor.extract(doc, with_refs, document.id)
+    known = {e.key for e in entities}
+    implied = {k for a in assertions for k in (a.subject, a.object)} - known
+    entities = entities + resolve.gazetteer_entities(implied, extractor.gazetteer)
     return Extraction(document=document, entities=entities, assertions=tuple(assertions))
 
 

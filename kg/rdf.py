@@ -83,7 +83,8 @@ def _entity(entity: Entity, doc_node) -> Iterator[tuple]:
 
 
 def _assertion(a: Assertion, doc_node) -> Iterator[tuple]:
-    s, p, o = N(entity_iri(a.subject)), N(getattr(KG, a.predicate)), N(entity_iri(a.object))
+    # relations come from the lexicon (data), so they are looked up in the namespace, not the class
+    s, p, o = N(entity_iri(a.subject)), N(KG._NS[a.predicate]), N(entity_iri(a.object))
     yield s, p, o
     digest = hashlib.sha256(f"{a.subject}\x00{a.predicate}\x00{a.object}\x00{a.start_char}".encode()).hexdigest()[:16]
     node = N(assertion_iri(a.doc_id, digest))

@@ -90,7 +90,8 @@ class Extractor:
         for m in self.mentions:
             if m.key == key:
                 return m.type
-        return "Entity"
+        entry = self.gazetteer.entries.get(key)  # a country known only by its demonym ("Syrian")
+        return entry.type if entry else "Entity"
 
     def entities_of(self, token, seen: frozenset[int] = frozenset()) -> list[str]:
         """The entity keys ``token`` stands for, following coordination."""
@@ -477,16 +478,20 @@ def _prep_objects(verb, word: str, gapping: bool = False) -> list:
 
 
 def _subjects(verb) -> list:
-    """The subject of ``verb``'s clause, looking through control, coordination and relative clauses."""
+    """The logical subject of ``verb``'s clause (the by-phrase of a passive), looking through
+    control, coordination and relative clauses."""
     seen = set()
     t = verb
     while t.i not in seen:
         seen.add(t.i)
-        subj = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
+        subj = [c for c in t.children if c.dep_ in ("nsubj", "csubj")]
         if subj:
             if subj[0].lower_ in RELATIVE_PRONOUNS and t.dep_ == "relcl":
                 return [t.head]
             return subj
+        if any(c.dep_ in ("nsubjpass", "auxpass") for c in t.children):
+            # a passive clause: the logical subject is the by-phrase, if any
+            return [p for c in t.children if c.dep_ == "agent" for p in _pobjs(c)]
         if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
             t = t.head
             continue

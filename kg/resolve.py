@@ -124,3 +124,14 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         out.append(Entity(key=key, label=label, type=type_, gazetteer_id=entry.id if entry else None,
                           aliases=frozenset(counter), merge_rules=tuple(merge_rules)))
     return tuple(sorted(out, key=lambda e: e.key))
+
+
+def gazetteer_entities(keys: set[str], gazetteer: Gazetteer | None = None) -> tuple[Entity, ...]:
+    """Entities a document implies without naming them ("Syrian President" implies Syria)."""
+    gazetteer = gazetteer or load_gazetteer()
+    out = []
+    for key in sorted(keys):
+        entry = gazetteer.entries.get(key)
+        if entry is not None:
+            out.append(Entity(key=key, label=entry.label, type=entry.type, gazetteer_id=entry.id))
+    return tuple(out)

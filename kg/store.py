@@ -98,8 +98,11 @@ class Store:
             gaz_ids[row["e"].value] = row["id"].value
         graph = N(ENTITY_GRAPH)
         quads = []
-        for iri, counts in forms.items():
+        for iri in forms.keys() | gaz_ids.keys():
+            counts = forms.get(iri, {})
             entry = gazetteer.entries.get(gaz_ids.get(iri, ""))
+            if entry is None and not counts:
+                continue
             label = entry.label if entry else max(counts, key=lambda f: (counts[f], len(f), f))
             node = ox.NamedNode(iri)
             quads.append(ox.Quad(node, LABEL, literal(label), graph))
@@ -110,7 +113,7 @@ class Store:
         if self._ox.contains_named_graph(graph):
             self._ox.remove_graph(graph)
         self._ox.extend(quads)
-        return len(forms)
+        return len(forms.keys() | gaz_ids.keys())
 
     def flush(self) -> None:
         if self.writable:

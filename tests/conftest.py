@@ -1,0 +1,45 @@
+"""Shared fixtures: the real spaCy model, and a store built once from the example articles."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "articles"
+SHARED_EVAL = ROOT.parent / "shared" / "eval"
+
+
+@pytest.fixture(scope="session")
+def example_store(tmp_path_factory) -> Path:
+    """A store built from examples/articles with the real pipeline (built once per test run)."""
+    import kg
+
+    path = tmp_path_factory.mktemp("stores") / "examples"
+    report = kg.build([str(EXAMPLES)], store=path)
+    assert report.added == 2 and not report.problems
+    return path
+
+
+@pytest.fixture
+def store_copy(example_store, tmp_path) -> Path:
+    """A private copy of the example store that a test may change."""
+    target = tmp_path / "store"
+    shutil.copytree(example_store, target)
+    (target / "LOCK").unlink(missing_ok=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def extract():
+    """Run the whole extraction on a text; returns the set of (subject, relation, object) keys."""
+    from kg.ingest import make_document
+    from kg.pipeline import extract_all
+
+    def run(text: str) -> set[tuple[str, str, str]]:
+        (extraction,) = extract_all([make_document(text, name="t")])
+        return {(a.subject, a.predicate, a.object) for a in extraction.assertions}
+
+    return run

@@ -1,0 +1,68 @@
+"""Extraction with the real spaCy model on real sentences, in the styles of several outlets."""
+
+from __future__ import annotations
+
+
+def test_ceasefire_with_each_party_across_a_gapped_coordination(extract):
+    facts = extract("Daesh agreed a ceasefire on Sunday with the Lebanese army on one front and the "
+                    "Syrian army and Hezbollah on the other.")
+    assert {("islamic-state", "ceasefireWith", "lebanon-armed-forces"),
+            ("islamic-state", "ceasefireWith", "syria-armed-forces"),
+            ("hezbollah", "ceasefireWith", "islamic-state")} <= facts
+    assert not any(p == "allyOf" for _, p, _ in facts), "a ceasefire is not an alliance"
+
+
+def test_negated_coordination_is_not_an_alliance_but_the_offensive_stands(extract):
+    facts = extract("The Lebanese army said its offensive against Islamic State did not involve "
+                    "coordination with Hezbollah or the Syrian army.")
+    assert ("lebanon-armed-forces", "attacked", "islamic-state") in facts
+    assert not any(p == "allyOf" for _, p, _ in facts)
+
+
+def test_double_negation_keeps_the_support(extract):
+    facts = extract("Iran said it will not stop supporting the Houthis in Yemen.")
+    assert ("houthis", "allyOf", "iran") in facts
+
+
+def test_denial_and_hypothetical_are_not_facts(extract):
+    assert not extract("Hezbollah denied any role in the attack on Arsal.")
+    assert not any(p == "attacked" for _, p, _ in extract("The Taliban threatened to attack Kabul."))
+
+
+def test_passive_with_agent_and_relative_clause_capture(extract):
+    facts = extract("The city of Mosul was seized by Islamic State in June 2014.")
+    assert ("islamic-state", "captured", "mosul") in facts
+    facts = extract("The deal involved Daesh revealing the fate of nine Lebanese soldiers it captured "
+                    "when it overran the town of Arsal in Lebanon in 2014.")
+    assert {("islamic-state", "captured", "group-lebanese-soldiers"), ("islamic-state", "captured", "arsal"),
+            ("arsal", "locatedIn", "lebanon")} <= facts
+
+
+def test_nominal_offensive_with_agent_in_a_compound(extract):
+    facts = extract("Those agreements were prompted by a brief Hezbollah offensive that began at the end of "
+                    "July against militants of the group formerly known as Nusra Front.")
+    assert ("hezbollah", "attacked", "nusra-front") in facts
+
+
+def test_evacuation_goal_not_source(extract):
+    facts = extract("The Syrian army and Hezbollah have prepared to transport Islamic State fighters from "
+                    "their enclave on the border with Lebanon to eastern Syria.")
+    assert ("islamic-state", "evacuatedTo", "east-syria") in facts
+    assert ("islamic-state", "evacuatedTo", "lebanon") not in facts
+
+
+def test_titles_nationality_and_places(extract):
+    facts = extract("Hezbollah, a Lebanese group, has been a close ally of Syrian President Bashar al-Assad.")
+    assert {("bashar-al-assad", "allyOf", "hezbollah"), ("hezbollah", "basedIn", "lebanon"),
+            ("bashar-al-assad", "leaderOf", "syria")} <= facts
+    facts = extract("Lebanese army soldiers are seen in the town of Ras Baalbek, Lebanon August 21, 2017.")
+    assert ("ras-baalbek", "locatedIn", "lebanon") in facts
+
+
+def test_wire_copy_from_another_war(extract):
+    facts = extract("Forces loyal to Khalifa Haftar, commander of the Libyan National Army, launched an "
+                    "offensive against Tripoli in April.")
+    assert ("khalifa-haftar", "leaderOf", "lna") in facts
+    facts = extract("Houthi fighters captured the Yemeni port city of Hodeidah, residents said.")
+    assert ("houthis", "captured", "hodeidah") in facts
+    assert ("hodeidah", "locatedIn", "yemen") in facts
