@@ -49,7 +49,10 @@ def load_query(query: str) -> str:
         if not path.is_file():
             raise UsageError(f"query file {query} not found", hint=f"named queries: {', '.join(names)}")
         return path.read_text(encoding="utf-8")
-    if not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", _strip(query), re.I):
+    bare = _strip(query)
+    if _UPDATE.search(bare) and not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", bare, re.I):
+        raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused")
+    if not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", bare, re.I):
         raise UsageError(f"{query!r} is neither a query name, a .rq file nor SPARQL",
                          hint=f"named queries: {', '.join(names)}")
     return query
@@ -99,8 +102,9 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
         if _UPDATE.search(bare) and not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", bare, re.I):
             raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused") from None
         raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
-    except OSError as exc:
-        raise QueryError(f"query failed: {exc}") from None
+    except (OSError, RuntimeError) as exc:
+        raise QueryError(f"query failed: {str(exc).splitlines()[0]}",
+                         hint="a parameter must be a variable the query selects") from None
     if isinstance(answer, ox.QueryBoolean):
         return Result(("ask",), ((str(bool(answer)).lower(),),), boolean=bool(answer))
     if isinstance(answer, ox.QuerySolutions):

@@ -1,0 +1,182 @@
+"""The command line end to end: real stores in temporary folders, exact exit codes and messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pyoxigraph as ox
+import pytest
+from click.testing import CliRunner
+from rdflib import Dataset, Graph
+
+from kg.cli import cli
+from conftest import EXAMPLES, ROOT
+
+
+def run_kg(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m kg` as a user would, so exit codes and stderr are the real ones."""
+    return subprocess.run([sys.executable, "-m", "kg", *args], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=300)
+
+
+def test_every_command_has_help():
+    runner = CliRunner()
+    for name in cli.commands:
+        result = runner.invoke(cli, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Usage:" in result.output
+
+
+def test_rebuilding_the_same_articles_adds_nothing(store_copy):
+    before = run_kg("export", "--store", str(store_copy), "--format", "nquads").stdout
+    again = run_kg("build", str(EXAMPLES), "--store", str(store_copy))
+    assert again.returncode == 0
+    assert "0 new documents, 2 already stored" in again.stdout
+    after = run_kg("export", "--store", str(store_copy), "--format", "nquads").stdout
+    assert sorted(before.splitlines()) == sorted(after.splitlines())
+
+
+def test_ready_queries_answer_the_questions(example_store):
+    out = run_kg("query", "allies", "--store", str(example_store), "--format", "csv").stdout
+    assert "Bashar al-Assad,Hezbollah,2" in out
+    out = run_kg("query", "captures", "--store", str(example_store), "--format", "tsv").stdout
+    assert "Islamic State\tArsal\t2" in out and "Islamic State\tLebanese soldiers\t2" in out
+    out = run_kg("query", "evacuations", "--store", str(example_store)).stdout
+    assert "Al-Bukamal" in out and "eastern Syria" in out and "Lebanon" not in out.split("---")[-1]
+
+
+def test_query_json_is_sparql_results_json(example_store):
+    out = run_kg("query", "entity", "--param", "name=Daesh", "--store", str(example_store), "--format", "json").stdout
+    data = json.loads(out)
+    assert data["head"]["vars"] == ["name", "entity", "direction", "relation", "other"]
+    rows = {(b["relation"]["value"], b["other"]["value"]) for b in data["results"]["bindings"]}
+    assert ("captured", "Arsal") in rows and ("ceasefire with", "Hezbollah") in rows
+
+
+def test_parameters_are_bound_not_spliced(example_store):
+    hostile = 'x") } ; DROP ALL ; SELECT * WHERE { ?s ?p ?o FILTER("'
+    result = run_kg("query", "entity", "--param", f"name={hostile}", "--store", str(example_store))
+    assert result.returncode == 0
+    assert "(0 rows)" in result.stdout
+
+
+def test_evidence_query_cites_both_documents(example_store):
+    out = run_kg("query", "evidence", "--param", "rel=captured", "--param", "name=Arsal",
+                 "--store", str(example_store), "--format", "csv").stdout
+    assert "000_b6bbe98ba01c18c3" in out and "001_ded2ed7496c25a53" in out
+    assert "overran the town of Arsal" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["query", "SELEKT nothing"], 2, "Error: 'SELEKT nothing' is neither a query name, a .rq file nor SPARQL"),
+        (["query", "SELECT ?x WHERE { ?x ?y }"], 5, "Error: invalid SPARQL:"),
+        (["query", "DROP ALL"], 5, "Error: kg query is read-only"),
+        (["query", "INSERT DATA { <a:b> <a:c> <a:d> }"], 5, "Error: kg query is read-only"),
+        (["query", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }"], 5, "Error: SERVICE"),
+        (["query", "allies", "--param", "oops"], 2, "Error: --param 'oops' is not name=value"),
+        (["export", "--format", "pdf"], 2, "Error: Invalid value for '--format'"),
+    ],
+)
+def test_errors_are_one_line_with_an_exit_code(example_store, args, code, message):
+    result = run_kg(*args, "--store", str(example_store))
+    assert result.returncode == code, result.stderr
+    assert result.stderr.startswith(message), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_store_is_a_clear_error(tmp_path):
+    result = run_kg("query", "allies", "--store", str(tmp_path / "nowhere"))
+    assert result.returncode == 4
+    assert result.stderr.strip() == (f"Error: no kg store at {tmp_path / 'nowhere'} "
+                                     "(build one first with `kg build FILES --store PATH`)")
+
+
+def test_bad_inputs_are_reported_and_the_rest_goes_through(tmp_path):
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "binary.txt").write_bytes(b"%PDF-1.7\x00\x01\x02")
+    (tmp_path / "latin1.txt").write_bytes("Caf\xe9 bombed".encode("latin-1"))
+    (tmp_path / "feed.jsonl").write_text('{"text": "Houthi fighters captured Hodeidah.", "id": "h1"}\nnot json\n{"id": 3}\n')
+    result = run_kg("build", str(tmp_path), str(tmp_path / "missing.md"), "--store", str(tmp_path / "store"))
+    assert result.returncode == 1
+    errors = result.stderr.strip().splitlines()
+    assert f"Error: {tmp_path / 'empty.txt'}: empty: no text to read" in errors
+    assert f"Error: {tmp_path / 'binary.txt'}: binary file, not text" in errors
+    assert any(e.startswith(f"Error: {tmp_path / 'latin1.txt'}: not valid UTF-8") for e in errors)
+    assert any(e.startswith(f"Error: {tmp_path / 'feed.jsonl'}:2: not valid JSON") for e in errors)
+    assert f'Error: {tmp_path / "feed.jsonl"}:3: no "text" field with the article text' in errors
+    assert f"Error: {tmp_path / 'missing.md'}: no such file or folder" in errors
+    assert "1 new documents" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_stdin_and_jsonl_metadata(tmp_path):
+    line = json.dumps({"text": "The Taliban seized Kunduz.", "id": "t1", "title": "Kunduz falls",
+                       "date": "2015-09-28", "url": "https://example.org/kunduz", "source": "VOA"})
+    result = run_kg("build", "-", "--store", str(tmp_path / "s"), stdin=line)
+    assert result.returncode == 0, result.stderr
+    out = run_kg("query", "SELECT ?t ?d ?src WHERE { ?doc <http://purl.org/dc/terms/title> ?t ; "
+                 "<http://purl.org/dc/terms/date> ?d ; <http://purl.org/dc/terms/publisher> ?src }",
+                 "--store", str(tmp_path / "s"), "--format", "csv").stdout
+    assert "Kunduz falls,2015-09-28,VOA" in out
+    assert "Taliban,Kunduz" in run_kg("query", "captures", "--store", str(tmp_path / "s"), "--format", "csv").stdout
+
+
+def test_turtle_reparses_with_the_same_count_in_rdflib_and_oxigraph(example_store, tmp_path):
+    out = tmp_path / "kg.ttl"
+    assert run_kg("export", "--store", str(example_store), "-o", str(out)).returncode == 0
+    in_rdflib = len(Graph().parse(out, format="turtle"))
+    in_oxigraph = len(set(ox.parse(path=str(out), format=ox.RdfFormat.TURTLE)))
+    assert in_rdflib == in_oxigraph > 300
+
+
+@pytest.mark.parametrize("fmt", ["trig", "nquads", "ntriples", "jsonld", "graphml", "gexf", "json"])
+def test_every_export_format(example_store, tmp_path, fmt):
+    out = tmp_path / f"kg.{fmt}"
+    result = run_kg("export", "--store", str(example_store), "--format", fmt, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    data = out.read_bytes()
+    assert len(data) > 1000
+    if fmt in ("trig", "nquads"):
+        dataset = Dataset()
+        dataset.parse(data=data.decode(), format=fmt)
+        assert len(list(dataset.graphs())) >= 3
+
+
+def test_validate_passes_on_a_built_graph_and_fails_readably_on_a_broken_one(example_store, tmp_path):
+    ok = run_kg("validate", "--store", str(example_store))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.startswith("conforms")
+    broken = tmp_path / "broken.ttl"
+    broken.write_text(
+        "@prefix kg: <https://w3id.org/kg/ontology#> .\n"
+        "<urn:a1> a kg:Assertion ; kg:confidence 1.5 .\n"
+        "<urn:d> a kg:Document .\n"
+        "<urn:x> kg:locatedIn <urn:y> .\n"
+    )
+    bad = run_kg("validate", "--file", str(broken))
+    assert bad.returncode == 6
+    assert bad.stdout.startswith("does not conform:")
+    assert "urn:a1 evidence:" in bad.stdout and "urn:d contentHash: a document needs one SHA-256 content hash" in bad.stdout
+    assert "locatedIn links places only" not in bad.stdout or "urn:x" in bad.stdout
+
+
+def test_info_counts(example_store):
+    out = run_kg("info", "--store", str(example_store), "--format", "json").stdout
+    data = json.loads(out)
+    assert data["documents"] == 2
+    assert data["facts_by_relation"]["ceasefireWith"] == 3
+    assert data["entities_by_type"]["ArmedGroup"] >= 3
+
+
+def test_store_location_from_environment(tmp_path):
+    import os
+
+    env = dict(os.environ, KG_STORE=str(tmp_path / "envstore"))
+    result = run_kg("build", str(EXAMPLES / "001_ded2ed7496c25a53.txt"), env=env)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "envstore" / "CURRENT").exists()
