@@ -1,0 +1,42 @@
+"""The README stays true: every command is documented, and the documented commands run."""
+
+from __future__ import annotations
+
+import re
+
+from kg.cli import cli
+from conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_command_is_in_the_readme():
+    for name in cli.commands:
+        assert f"`kg {name}" in README, name
+
+
+def test_every_ready_query_is_in_the_readme():
+    for path in (ROOT / "queries").glob("*.rq"):
+        assert f"`{path.stem}`" in README, path.stem
+        assert path.read_text().startswith("# "), f"{path.name} needs a header comment"
+
+
+def test_readme_query_examples_run(example_store):
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    for line in re.findall(r"^kg (query .+|export .+)$", README, flags=re.M):
+        import shlex
+
+        args = shlex.split(line)
+        args = [a if a != "graph.ttl" else str(example_store.parent / "graph.ttl") for a in args]
+        result = runner.invoke(cli, [*args, "--store", str(example_store)])
+        assert result.exit_code == 0, (line, result.output)
+
+
+def test_exit_codes_documented():
+    from kg import errors
+
+    for cls in (errors.UsageError, errors.InputError, errors.StoreError, errors.QueryError,
+                errors.ValidationError, errors.ModelError):
+        assert f"| {cls.exit_code} |" in README
