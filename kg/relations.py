@@ -28,6 +28,8 @@ HYPOTHETICAL_VERBS = {"threaten", "plan", "intend", "consider", "propose", "want
                       "attempt", "try", "aim", "vow", "pledge", "warn", "urge", "demand", "call",
                       "ask", "offer", "expect", "fear", "may", "could", "might", "would", "should"}
 HYPOTHETICAL_AUX = {"could", "might", "may", "would", "should", "must"}
+ATTEMPT_VERBS = {"launch", "mount", "begin", "start", "try", "attempt", "fight", "battle", "push", "struggle",
+                 "race", "seek", "deploy", "send", "mobilize", "mobilise", "advance", "march"}
 CONDITIONAL_MARKS = {"if", "unless", "whether", "lest"}
 REPORTING_VERBS = {"say", "report", "tell", "claim", "announce", "state", "add", "confirm", "accuse",
                    "allege", "insist", "note", "declare", "write", "show", "reveal", "acknowledge", "admit"}
@@ -127,6 +129,13 @@ class Extractor:
         for c in children:
             if c.i in seen:
                 continue
+            if c.dep_ == "amod" and c.lemma_.lower() in ("loyal", "allied", "affiliated") and lemma in self.nominals.member_nouns:
+                # "forces loyal to Khalifa Haftar"
+                for prep in (p for p in c.children if p.dep_ == "prep" and p.lower_ in ("to", "with")):
+                    for pobj in _pobjs(prep):
+                        keys = self.entities_of(pobj, seen | {c.i})
+                        if keys:
+                            return keys
             if c.dep_ == "prep" and c.lower_ == "of":
                 for pobj in _pobjs(c):
                     keys = self.entities_of(pobj, seen | {c.i})
@@ -422,6 +431,9 @@ def polarity(trigger) -> str:
                 return "hypothetical"
         if any(c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_AUX for c in kids):
             return "hypothetical"
+        if any(c.dep_ == "aux" and c.lower_ == "to" for c in kids) and (
+                t.dep_ == "acl" or (t.dep_ == "advcl" and t.head.lemma_.lower() in ATTEMPT_VERBS)):
+            return "hypothetical"  # "launched an offensive to capture Tripoli" states an aim, not a capture
         if any(c.dep_ == "mark" and c.lower_ in CONDITIONAL_MARKS for c in kids):
             return "hypothetical"
         if t.dep_ not in CLIMB_DEPS or t.head is t:

@@ -66,3 +66,9 @@ def test_wire_copy_from_another_war(extract):
     facts = extract("Houthi fighters captured the Yemeni port city of Hodeidah, residents said.")
     assert ("houthis", "captured", "hodeidah") in facts
     assert ("hodeidah", "locatedIn", "yemen") in facts
+
+
+def test_an_aim_is_not_an_outcome(extract):
+    facts = extract("Forces loyal to Khalifa Haftar launched an offensive to capture Tripoli in April 2019.")
+    assert not any(p == "captured" for _, p, _ in facts)
+    assert ("gna", "allyOf", "turkey") in extract("Turkey backed the Government of National Accord.")
