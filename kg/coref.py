@@ -16,7 +16,6 @@ from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_
 from .model import Mention
 from .ontology import is_a
 
-ORGANIZATIONS = ("Organization",)
 PRONOUNS = {
     "it": ("Organization", "Country"), "its": ("Organization", "Country"), "itself": ("Organization", "Country"),
     "they": ("Organization", "PersonGroup"), "them": ("Organization", "PersonGroup"),

@@ -20,8 +20,6 @@ RDF_FORMATS = {
 }
 GRAPH_FORMATS = ("graphml", "gexf", "json")
 FORMATS = tuple(RDF_FORMATS) + GRAPH_FORMATS
-RELATIONS = ("allyOf", "captured", "evacuatedTo", "attacked", "ceasefireWith", "locatedIn", "leaderOf",
-             "memberOf", "basedIn")
 
 
 def _triples(store: Store):

@@ -37,7 +37,6 @@ DOUBTFUL_REPORTING = {"claim", "allege", "accuse"}
 CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd", "conj", "compound",
               "amod", "advcl", "nmod", "appos", "npadvmod", "dative", "ccomp"}
 RELATIVE_PRONOUNS = {"which", "that", "who", "whom", "whose"}
-GAP_DEPS = ("conj",)
 ARMED_FORCES_WORDS = {"army", "military", "forces", "troops", "armed forces"}
 
 
