@@ -9,6 +9,7 @@ group") prefer entities the gazetteer describes with the same word.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from dataclasses import replace
 
@@ -66,7 +67,7 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
                           end_char=token.idx + len(token.text), text=token.text, kind=kind,
                           sentence=sent_index[token.i])
         resolved.append(mention)
-        by_start = sorted(by_start + [mention], key=lambda m: m.start)
+        bisect.insort(by_start, mention, key=lambda m: m.start)
     return sorted(resolved, key=lambda m: m.start)
 
 

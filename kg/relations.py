@@ -67,6 +67,10 @@ class Extractor:
     def extract(self, doc, mentions: list[Mention], doc_id: str) -> list[Assertion]:
         self.doc = doc
         self.mentions = mentions
+        self.types = {}
+        for m in mentions:
+            if m.key:
+                self.types.setdefault(m.key, m.type)
         self.at: dict[int, Mention] = {}
         for m in sorted(mentions, key=lambda m: m.kind in ("pronoun", "description")):
             for i in range(m.start, m.end):
@@ -88,9 +92,8 @@ class Extractor:
     # ------------------------------------------------------------------ entities behind a token
 
     def type_of(self, key: str) -> str:
-        for m in self.mentions:
-            if m.key == key:
-                return m.type
+        if key in self.types:
+            return self.types[key]
         entry = self.gazetteer.entries.get(key)  # a country known only by its demonym ("Syrian")
         return entry.type if entry else "Entity"
 

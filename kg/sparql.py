@@ -23,6 +23,7 @@ from .store import Store
 FORMATS = ("table", "csv", "tsv", "json")
 _UPDATE = re.compile(r"\b(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY)\b", re.I)
 _SERVICE = re.compile(r"\bSERVICE\b", re.I)
+_QUERY_FORM = re.compile(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,7 @@ def load_query(query: str) -> str:
             raise UsageError(f"query file {query} not found", hint=f"named queries: {', '.join(names)}")
         return path.read_text(encoding="utf-8")
     bare = _strip(query)
-    if _UPDATE.search(bare) and not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", bare, re.I):
-        raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused")
-    if not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", bare, re.I):
+    if not (_QUERY_FORM.search(bare) or _UPDATE.search(bare)):
         raise UsageError(f"{query!r} is neither a query name, a .rq file nor SPARQL",
                          hint=f"named queries: {', '.join(names)}")
     return query
@@ -88,6 +87,8 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
     """Run a read-only query with bound parameters."""
     text = load_query(query)
     bare = _strip(text)
+    if _UPDATE.search(bare) and not _QUERY_FORM.search(bare):
+        raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused")
     if _SERVICE.search(bare) and not allow_service:
         raise QueryError("SERVICE (calls to other SPARQL servers) is refused", hint="pass --allow-service to permit it")
     substitutions = {}
@@ -99,12 +100,11 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
     try:
         answer = store.query(text, substitutions)
     except SyntaxError as exc:
-        if _UPDATE.search(bare) and not re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", bare, re.I):
-            raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused") from None
         raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
     except (OSError, RuntimeError) as exc:
-        raise QueryError(f"query failed: {str(exc).splitlines()[0]}",
-                         hint="a parameter must be a variable the query selects") from None
+        # Oxigraph binds only projected variables; say so when that is the likely cause
+        hint = "each --param must be a variable the query selects" if substitutions else None
+        raise QueryError(f"query failed: {str(exc).splitlines()[0]}", hint=hint) from None
     if isinstance(answer, ox.QueryBoolean):
         return Result(("ask",), ((str(bool(answer)).lower(),),), boolean=bool(answer))
     if isinstance(answer, ox.QuerySolutions):

@@ -25,7 +25,8 @@ def info(store: Store) -> dict:
     return {
         "store": str(store.path),
         "documents": int(documents),
-        "entities": sum(len_ for len_ in entities.values()),
+        "entities": int(next(iter(store.query(
+            "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e kg:mentionedIn ?d }")))["n"].value),
         "entities_by_type": entities,
         "facts": sum(facts.values()),
         "facts_by_relation": facts,

@@ -65,7 +65,8 @@ class Store:
         quads = [ox.Quad(t.subject, t.predicate, t.object, graph) for t in ox.parse(text, format=ox.RdfFormat.TURTLE)]
         current = set(self._ox.quads_for_pattern(None, None, None, graph))
         if current != set(quads):
-            self._ox.remove_graph(graph) if self._ox.contains_named_graph(graph) else None
+            if self._ox.contains_named_graph(graph):
+                self._ox.remove_graph(graph)
             self._ox.extend(quads)
 
     def has_document(self, doc_id: str) -> bool:
