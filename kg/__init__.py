@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 __version__ = "0.1.0"
-__all__ = ["build", "query", "export", "to_networkx", "info", "validate", "open_store"]
+__all__ = ["build", "query", "export", "to_networkx", "info", "validate", "evaluate", "open_store"]
 
 
 def open_store(path: str | Path | None = None, writable: bool = False):
@@ -85,3 +85,16 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
         buffer = io.BytesIO()
         export_rdf(s, "ntriples", buffer)
     return validate_graph(Graph().parse(data=buffer.getvalue().decode("utf-8"), format="nt"))
+
+
+def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,
+             docs: list[str] | None = None):
+    """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.evaluate.Report`."""
+    from .evaluate import evaluate as _evaluate
+    from .evaluate import file_triples, load_gold, store_triples
+
+    gold = load_gold(gold_dir)
+    if file is not None:
+        return _evaluate(file_triples(str(file)), gold, docs)
+    with open_store(store) as s:
+        return _evaluate(store_triples(s), gold, docs)

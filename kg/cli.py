@@ -136,6 +136,41 @@ def validate(store: str | None, file: str | None) -> None:
     sys.exit(6)
 
 
+@cli.command("eval")
+@click.argument("gold_dir", type=click.Path(file_okay=False))
+@_store_option
+@click.option("--file", "file", metavar="RDF_FILE", help="Score this RDF file instead of the store.")
+@click.option("--docs", metavar="STEM,...", help="Document stems in gold order (default: GOLD_DIR/docs.txt).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, fmt: str) -> None:
+    """Score the graph against gold annotations (entities.tsv, relations.tsv; see docs/eval.md).
+
+    Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
+    hits, entity splits and merges. The last line matches the reference scorer's.
+    """
+    import kg
+
+    report = kg.evaluate(gold_dir, store=store, file=file, docs=docs.split(",") if docs else None)
+    if fmt == "json":
+        click.echo(json.dumps(report.as_dict(), indent=1))
+        return
+    click.echo(f"{'relation':16} {'required':>8} {'found':>6} {'predicted':>9} {'P':>6} {'R':>6} {'F1':>6}")
+    for name, r in report.per_relation.items():
+        click.echo(f"{name:16} {r['required']:8} {r['found']:6} {r['predicted']:9} "
+                   f"{r['precision']:6.3f} {r['recall']:6.3f} {r['f1']:6.3f}")
+    for title, items in (("missed", report.missed), ("false positives", report.false_positives),
+                         ("forbidden hits", report.forbidden_hits), ("optional found", report.optional_found),
+                         ("merges (one node, several gold entities)", report.merges)):
+        click.echo(f"{title}: {len(items)}")
+        for item in items:
+            click.echo(f"   {item}")
+    click.echo(f"splits (one gold entity, several nodes): {len(report.splits)}")
+    for gid, n in report.splits.items():
+        click.echo(f"   {gid}: {n} nodes")
+    click.echo(f"F1 {report.f1:.3f} P {report.precision:.3f} R {report.recall:.3f} "
+               f"prov {report.provenance_coverage:.2f} docs {report.doc_coverage}")
+
+
 def main() -> None:
     """Entry point: run the CLI, turning every error into one line on stderr and an exit code."""
     try:

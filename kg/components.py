@@ -63,6 +63,13 @@ class GazetteerMerger:
                 # a lowercase match of a name must still look like a name ("syrian army", not "army")
                 if not any(t.text[:1].isupper() for t in span):
                     continue
+                # "Houthi" inside "al-Houthi" is part of a person's name, not the movement
+                if start >= 2 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ \
+                        and not doc[start - 1].whitespace_ and doc[start - 2].lower_ in ARTICLES:
+                    continue
+                # "Sirte" in "Sirte District" is the district, not the city
+                if end < len(doc) and doc[end].text in REGION_WORDS:
+                    continue
                 spans.append(span)
         spans = filter_spans(spans)
         with doc.retokenize() as retokenizer:
@@ -80,7 +87,35 @@ class GazetteerMerger:
                 label = _NER_LABEL.get(self.gazetteer.entries[entry_id].type, "ORG")
                 ents.append(Span(doc, token.i, token.i + 1, label=label))
         doc.set_ents(ents, default="unmodified")
+        _merge_articles(doc)
         return doc
+
+
+REGION_WORDS = {"District", "Region", "Province", "Governorate", "Prefecture", "County", "Municipality", "Oblast"}
+ARTICLES = {"al", "el", "ul", "ad", "ar", "as", "ash", "az", "an", "at", "ed", "es", "ez", "bin", "ibn", "abu", "bani"}
+
+
+def _merge_articles(doc: Doc) -> None:
+    """Merge "al-Burhan", "el-Sisi", "bin-Laden" into one token, as the tokenizer split them at the hyphen.
+
+    Left alone, NER tags "al-" as a name of its own and the parser attaches the pieces at random.
+    """
+    spans = []
+    i = 0
+    while i + 2 < len(doc):
+        a, dash, name = doc[i], doc[i + 1], doc[i + 2]
+        if (a.lower_ in ARTICLES and dash.text == "-" and not a.whitespace_ and not dash.whitespace_
+                and name.text[:1].isupper() and name.is_alpha and not name._.kg_id and not a._.kg_id):
+            spans.append(doc[i:i + 3])
+            i += 3
+        else:
+            i += 1
+    if not spans:
+        return
+    with doc.retokenize() as retokenizer:
+        for span in spans:
+            _borrow_features(doc.vocab, span.text)
+            retokenizer.merge(span, attrs={"POS": "PROPN", "TAG": "NNP"})
 
 
 def _borrow_features(vocab, form: str) -> None:

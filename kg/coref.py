@@ -24,6 +24,8 @@ PRONOUNS = {
     "he": ("Person",), "him": ("Person",), "his": ("Person",), "himself": ("Person",),
     "she": ("Person",), "her": ("Person",), "herself": ("Person",),
 }
+FIRST_PLURAL = {"we", "our", "us", "ours", "ourselves"}
+REPORTING_VERBS = {"say", "tell", "add", "state", "declare", "announce", "write", "insist", "stress", "note"}
 PRONOUN_WINDOW = 3
 DESCRIPTION_WINDOW = 8
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
@@ -54,6 +56,14 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
     for token in doc:
         if token.i in covered:
             continue
+        if token.lower_ in FIRST_PLURAL:
+            speaker = _speaking_organization(token, by_start, nominals)
+            if speaker is not None:
+                mention = replace(speaker, start=token.i, end=token.i + 1, start_char=token.idx,
+                                  end_char=token.idx + len(token.text), text=token.text, kind="pronoun",
+                                  sentence=sent_index[token.i])
+                resolved.append(mention)
+            continue
         reference = _reference(token, nominals)
         if reference is None:
             continue
@@ -69,6 +79,47 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
         resolved.append(mention)
         bisect.insort(by_start, mention, key=lambda m: m.start)
     return sorted(resolved, key=lambda m: m.start)
+
+
+def _speaking_organization(token, mentions: list[Mention], nominals: Nominals) -> Mention | None:
+    """Who "we" / "our" is in a quotation: the organization the sentence says is speaking
+    ("..., the ministry said"), or the one its speaker speaks for ("Pentagon spokesperson Dana
+    White" ... "White said")."""
+    sent = token.sent
+    verb = next((t for t in sent if t.lemma_.lower() in REPORTING_VERBS and t.pos_ in ("VERB", "AUX")
+                 and not (t.i > token.i and any(c.i == token.i for c in t.subtree) and t.dep_ != "ROOT")), None)
+    if verb is None:
+        return None
+    subjects = [c for c in verb.children if c.dep_ == "nsubj" and not c.i <= token.i <= c.right_edge.i]
+    for subject in subjects:
+        m = next((m for m in mentions if m.start <= subject.i < m.end and m.kind != "pronoun"), None)
+        if m is None:
+            continue
+        if is_a(m.type, "Organization") or m.type == "Country":
+            return m
+        if m.type == "Person":
+            return _affiliation(token.doc, m, mentions, nominals)
+    return None
+
+
+def _affiliation(doc, person: Mention, mentions: list[Mention], nominals: Nominals) -> Mention | None:
+    """The organization a person's title ties them to, at any of their mentions in the document:
+    "chief Pentagon spokesperson Dana W. White", "Dana White, a spokesperson for the Pentagon"."""
+    ident = identity(person)
+    for m in mentions:
+        if identity(m) != ident or m.kind == "pronoun":
+            continue
+        window = [t for t in doc[max(0, m.start - 4):m.start]]
+        if m.end < len(doc):
+            window += [t for t in doc[m.end:min(len(doc), m.end + 6)] if t.sent == doc[m.start].sent]
+        if not any(t.lemma_.lower() in nominals.speaker_titles for t in window):
+            continue
+        for t in window:
+            org = next((o for o in mentions if o.start <= t.i < o.end and o.kind == "name"
+                        and is_a(o.type, "Organization")), None)
+            if org is not None:
+                return org
+    return None
 
 
 def _reference(token, nominals: Nominals):
@@ -118,6 +169,11 @@ def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer,
         latest[ident] = m
     if not scores:
         return None
+    if words:
+        # "the air base" -> "Ghardabiya Air Base": a description repeating the name's own head word
+        for ident, m in latest.items():
+            if words & {w.lower() for w in m.text.split()}:
+                scores[ident] *= 5.0
     if loaded:
         for ident, m in latest.items():
             entry = gazetteer.entries.get(m.gazetteer_id) if m.gazetteer_id else None

@@ -22,7 +22,7 @@ GRAPH_FORMATS = ("graphml", "gexf", "json")
 FORMATS = tuple(RDF_FORMATS) + GRAPH_FORMATS
 
 
-def _triples(store: Store):
+def triples(store: Store):
     """The knowledge graph as triples: the union of every graph but the ontology, without repeats."""
     seen = set()
     for quad in store.oxigraph.quads_for_pattern(None, None, None, None):
@@ -42,7 +42,7 @@ def _quads(store: Store):
 def export_rdf(store: Store, fmt: str, output: IO[bytes]) -> int:
     """Write the graph in an RDF format; returns the number of statements written."""
     rdf_format = RDF_FORMATS[fmt]
-    items = list(_quads(store) if rdf_format.supports_datasets else _triples(store))
+    items = list(_quads(store) if rdf_format.supports_datasets else triples(store))
     prefixes = PREFIXES if fmt in ("turtle", "trig") else None
     ox.serialize(items, output, format=rdf_format, prefixes=prefixes)
     return len(items)

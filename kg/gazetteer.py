@@ -50,6 +50,20 @@ def name_key(text: str) -> str:
     return s.replace(" ", "")
 
 
+_ARTICLE_JOIN = re.compile(r"\b(al|el|ul|ad|ar|as|ash|az|an|at)-(?=\w)")
+
+
+def key_for_name(text: str) -> str:
+    """Readable key of a name outside the gazetteer: "Bashar Al-Assad" -> "bashar-alassad"."""
+    s = fold(text)
+    s = re.sub(r"'s\b", "", s)
+    s = re.sub(r"^(the\s+)?(so[- ]called\s+)?", "", s)
+    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+    s = _ARTICLE_JOIN.sub(r"\1", s)
+    s = re.sub(r"\bqaida\b", "qaeda", s)
+    return s[:80].strip("-") or "x"
+
+
 def slug(text: str) -> str:
     """A readable IRI segment: ASCII letters, digits and hyphens, at most 80 characters."""
     s = fold(text)
@@ -77,6 +91,7 @@ class Nominals:
     people_nouns: frozenset[str]
     descriptions: dict[str, tuple[str, ...]]
     compass: dict[str, str]
+    speaker_titles: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -139,6 +154,7 @@ def load_nominals() -> Nominals:
         people_nouns=frozenset(data["people_nouns"]),
         descriptions={k: tuple(v) for k, v in data["descriptions"].items()},
         compass=dict(data["compass"]),
+        speaker_titles=frozenset(data.get("speaker_titles", ())),
     )
 
 

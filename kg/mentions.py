@@ -7,8 +7,10 @@ entities; a nationality only matters as a modifier ("a Lebanese group", "Lebanes
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key, slug
+from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
+from .geonames import load_places
 from .model import Mention
 
 NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
@@ -25,10 +27,13 @@ _NOT_NAMES = re.compile(r"^(the\s+)?(photo|reuters photo|file|update|breaking|ed
 
 
 def ner_type(label: str, text: str) -> str | None:
-    """Ontology class for an NER span not in the gazetteer, refined by its last word for ORGs."""
+    """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs."""
     base = NER_TYPES.get(label)
     if base == "Organization":
-        return _ORG_HEADS.get(text.split()[-1].lower(), base)
+        return org_type(text)
+    suffix = PLACE_SUFFIXES.get(text.split()[-1].lower())
+    if suffix and base in ("Settlement", "Region", "Person"):
+        return suffix
     return base
 
 
@@ -51,6 +56,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
         start, end = _trim(ent)
         if start >= end:
             continue
+        if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in PLACE_SUFFIXES and end not in taken:
+            end += 1  # "Mopti Region", "Al Jufra Airbase"
         text = doc[start:end].text
         if _NOT_NAMES.match(text) or not any(c.isalpha() for c in text):
             continue
@@ -63,8 +70,165 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
                 continue
             mentions.append(_mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
-    mentions.extend(_people_groups(doc, gazetteer, nominals, taken, sentence_of))
+    mentions.extend(_place_names(doc, taken, sentence_of))
+    mentions = _acronym_definitions(doc, mentions, gazetteer, sentence_of)
+    mentions = [_geonames(_retype_by_context(doc, m, gazetteer, nominals)) for m in mentions]
+    mentions.extend(_people_groups(doc, gazetteer, nominals, {i for m in mentions for i in range(m.start, m.end)},
+                                   sentence_of))
     return sorted(mentions, key=lambda m: m.start)
+
+
+# "Mopti Region", "Ghardabiya Air Base": a proper noun plus one of these words names a place
+PLACE_SUFFIXES = {
+    "region": "Region", "province": "Region", "governorate": "Region", "district": "Region",
+    "state": "Region", "valley": "Region", "mountains": "Region", "mountain": "Region", "pocket": "Region",
+    "base": "Settlement", "airbase": "Settlement", "airport": "Settlement", "port": "Settlement",
+    "camp": "Settlement", "dam": "Settlement", "bridge": "Settlement", "crossing": "Settlement",
+    "prison": "Settlement", "field": "Settlement", "oilfield": "Settlement",
+}
+_FUNCTION_WORDS = {"of", "the", "for", "and", "in", "de", "du", "des", "la", "le", "al", "el", "on", "to", "'s", "\u2019s"}
+
+
+def _place_names(doc, taken, sentence_of) -> list[Mention]:
+    """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out."""
+    found = []
+    for token in doc:
+        kind = PLACE_SUFFIXES.get(token.lower_)
+        if kind is None or not token.text[:1].isupper() or token.i in taken or token.is_sent_start:
+            continue
+        start = token.i
+        while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper() \
+                and doc[start - 1].i not in taken and not doc[start - 1].is_sent_start:
+            start -= 1
+        if start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].is_sent_start:
+            start -= 1
+        if start == token.i:
+            continue
+        found.append(_mention(doc, start, token.i + 1, kind, sentence_of))
+        taken.update(range(start, token.i + 1))
+    return found
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(w[0].upper() for w in words if w and w[0].isalpha() and w.lower() not in _FUNCTION_WORDS)
+
+
+def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
+    """"Movement for Oneness and Jihad in West Africa (MOJWA)": one mention for the whole name,
+    found by matching the acronym's capitals to the initials of the words before it (falling back
+    to the name just before the parenthesis), and a mention of every later use of the acronym."""
+    defined: dict[str, Mention] = {}
+    out = list(mentions)
+    for open_ in (t for t in doc if t.text == "("):
+        i = open_.i
+        if i + 2 >= len(doc) or doc[i + 2].text != ")":
+            continue
+        acronym = doc[i + 1].text
+        capitals = "".join(c for c in acronym if c.isupper())
+        if len(capitals) < 2 or not acronym[:1].isupper() or not acronym.isalpha():
+            continue
+        end = i
+        while end > 0 and doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019"):
+            end -= 1
+        full = None
+        for start in range(end - 1, max(end - 12, -1), -1):
+            words = [w for t in doc[start:end] for w in t.text.replace("-", " ").split()]
+            if doc[start].lower_ in _FUNCTION_WORDS or not doc[start].text[:1].isupper():
+                continue
+            if _initials(words) == capitals:
+                full = (start, end)
+                break
+        if full is None:
+            before = next((m for m in mentions if m.end == end and m.kind == "name"), None)
+            if before is None or before.type == "Person":
+                continue
+            name = before
+        else:
+            start, end = full
+            text = doc[start:end].text
+            entry = gazetteer.lookup(text) or gazetteer.lookup(acronym)
+            inner = [m for m in out if m.start >= start and m.end <= end]
+            if entry is not None:
+                name = _mention(doc, start, end, entry.type, sentence_of, gazetteer_id=entry.id)
+            elif len(inner) == 1 and inner[0].start == start and inner[0].end == end:
+                name = inner[0]
+            else:
+                name = _mention(doc, start, end, org_type(text), sentence_of)
+            out = [m for m in out if m.end <= start or m.start >= end or m is name]
+            if name not in out:
+                out.append(name)
+        defined[acronym] = name
+        # the acronym inside the parentheses
+        out = [m for m in out if not (m.start == i + 1)]
+        out.append(_acronym_use(doc, i + 1, name, sentence_of))
+    if not defined:
+        return out
+    covered = {i for m in out for i in range(m.start, m.end)}
+    for token in doc:
+        name = defined.get(token.text)
+        if name is None or token.i < name.end:
+            continue
+        if token.i in covered:
+            out = [m for m in out if not (m.start == token.i and m.end == token.i + 1 and not m.gazetteer_id)]
+            if any(m.start <= token.i < m.end for m in out):
+                continue
+        out.append(_acronym_use(doc, token.i, name, sentence_of))
+    return sorted(out, key=lambda m: m.start)
+
+
+def _acronym_use(doc, i: int, name: Mention, sentence_of) -> Mention:
+    m = _mention(doc, i, i + 1, name.type, sentence_of, gazetteer_id=name.gazetteer_id)
+    return replace(m, kind="acronym", key=name.key or name.gazetteer_id or key_for_name(name.text))
+
+
+def org_type(text: str) -> str:
+    """Type of an organization's name from its head word: "Movement for Oneness ..." -> ArmedGroup."""
+    words = text.replace("-", " ").split()
+    cut = next((n for n, w in enumerate(words) if w.lower() in ("of", "for", "in") and n > 0), len(words))
+    head = words[cut - 1].lower()
+    if head == "republic":
+        return "Country"
+    return _ORG_HEADS.get(head, "Organization")
+
+
+def _geonames(m: Mention) -> Mention:
+    """A place the gazetteer does not know, keyed by the GeoNames town of that name if there is one."""
+    if m.gazetteer_id or m.kind != "name" or m.type != "Settlement":
+        return m
+    place = load_places().town(m.text)
+    if place is None:
+        return m
+    return replace(m, key=place.key, geonames_id=place.geonames_id)
+
+
+def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, nominals: Nominals) -> Mention:
+    """A name NER took for a person or organization that the sentence shows is a place:
+    "the town of Douentza", "the towns of Bin Jawad and Noufiliyah", "Gobanale, Somalia",
+    "the Yemeni capital Sana'a", "the Gul Tepa district"."""
+    if m.gazetteer_id or m.kind != "name" or m.type in ("Settlement", "Region", "Country"):
+        return m
+    head = doc[m.end - 1]
+    place = None
+    t = head
+    while t.dep_ == "conj" and t.head is not t:
+        t = t.head
+    if t.dep_ == "pobj" and t.head.lower_ == "of" and t.head.head.lemma_.lower() in nominals.place_heads:
+        place = t.head.head.lemma_.lower()
+    elif t.dep_ == "appos" and t.head.lemma_.lower() in nominals.place_heads:
+        place = t.head.lemma_.lower()
+    elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in nominals.place_heads and t.head.i == m.end:
+        place = t.head.lemma_.lower()
+    elif any(c.dep_ == "appos" and c.lemma_.lower() in nominals.place_heads for c in head.children):
+        place = "town"
+    elif m.end + 1 < len(doc) and doc[m.end].text == "," and doc[m.end + 1]._.kg_id and \
+            gazetteer.entries[doc[m.end + 1]._.kg_id].type == "Country" and m.type != "Person":
+        place = "town"
+    elif m.end + 1 < len(doc) and doc[m.end].text == "," and doc[m.end + 1]._.kg_id and \
+            gazetteer.entries[doc[m.end + 1]._.kg_id].type == "Country" and len(m.text.split()) == 1:
+        place = "town"
+    if place is None:
+        return m
+    return replace(m, type=PLACE_SUFFIXES.get(place, "Settlement"))
 
 
 def _trim(ent) -> tuple[int, int]:
@@ -75,6 +239,9 @@ def _trim(ent) -> tuple[int, int]:
         start += 1
     while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019")):
         end -= 1
+    paren = next((t.i for t in doc[start:end] if t.text in ("(", ")")), None)
+    if paren is not None:  # "National Movement for the Liberation of Azawad (MNLA"
+        end = paren
     return start, end
 
 

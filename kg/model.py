@@ -55,6 +55,7 @@ class Mention:
     key: str | None = None
     gazetteer_id: str | None = None
     sentence: int = 0
+    geonames_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ class Entity:
     gazetteer_id: str | None = None
     aliases: frozenset[str] = field(default_factory=frozenset)
     merge_rules: tuple[tuple[str, str], ...] = ()
+    geonames_id: int | None = None
+    lat: float | None = None
+    lon: float | None = None
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,11 @@ import hashlib
 from collections.abc import Iterator
 
 import pyoxigraph as ox
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
+from .geonames import GEONAMES_IRI
 from .model import Assertion, Entity, Extraction
-from .vocab import KG, assertion_iri, document_graph, document_iri, entity_iri, merge_iri
+from .vocab import KG, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri
 
 
 def N(term) -> ox.NamedNode:  # noqa: N802  (reads like the rdflib constructor it mirrors)
@@ -70,6 +71,12 @@ def _entity(entity: Entity, doc_node) -> Iterator[tuple]:
     yield node, N(KG.mentionedIn), doc_node
     if entity.gazetteer_id:
         yield node, N(KG.gazetteerId), literal(entity.gazetteer_id)
+    if entity.geonames_id:
+        yield node, N(KG.geonamesId), literal(entity.geonames_id, _XSD_INT)
+        yield node, N(OWL.sameAs), ox.NamedNode(GEONAMES_IRI.format(entity.geonames_id))
+    if entity.lat is not None and entity.lon is not None:
+        yield node, N(WGS84.lat), literal(entity.lat, _XSD_DEC)
+        yield node, N(WGS84.long), literal(entity.lon, _XSD_DEC)
     for form in sorted(entity.aliases):
         yield node, N(KG.surfaceForm), literal(form)
     for form, rule in entity.merge_rules:

@@ -37,6 +37,10 @@ DOUBTFUL_REPORTING = {"claim", "allege", "accuse"}
 CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd", "conj", "compound",
               "amod", "advcl", "nmod", "appos", "npadvmod", "dative", "ccomp"}
 RELATIVE_PRONOUNS = {"which", "that", "who", "whom", "whose"}
+COPULAR_VERBS = {"be", "remain", "become", "stay", "serve"}
+NON_FACTUAL_MODIFIERS = {"pledged", "planned", "attempted", "failed", "intended", "proposed", "threatened",
+                         "possible", "potential", "expected", "imminent", "would-be", "alleged", "rumored",
+                         "rumoured", "hoped", "promised", "aborted", "abortive", "future"}
 ARMED_FORCES_WORDS = {"army", "military", "forces", "troops", "armed forces"}
 
 
@@ -110,6 +114,10 @@ class Extractor:
         mention = self.at.get(token.i)
         if mention is not None and mention.key:
             return [mention.key]
+        if token.dep_ in ("amod", "compound", "npadvmod", "nmod"):
+            country = self.gazetteer.country_of_demonym(token.text)
+            if country:  # "our Somali partners", "Iranian-backed"
+                return [country]
         lemma = token.lemma_.lower()
         children = list(token.children)
         # "President Bashar al-Assad" (however the parser attached the name)
@@ -122,6 +130,11 @@ class Extractor:
                    or token.lower_ in self.nominals.member_nouns)
         if not generic:
             return []
+        if lemma in self.nominals.place_heads and token.i + 1 < len(self.doc):
+            # "the Yemeni capital Sana'a", however the parser attached the name
+            nxt = self.at.get(token.i + 1)
+            if nxt is not None and nxt.key and nxt.start == token.i + 1 and is_a(nxt.type, "Location"):
+                return [nxt.key]
         # "Syria's army", "the Lebanese military"
         if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS:
             for c in children:
@@ -163,6 +176,15 @@ class Extractor:
                         keys = self.entities_of(cc, seen | {c.i})
                         if keys:
                             return keys
+        # "the Houthis, a group of Zaydi fighters led by X": a description in apposition to a name
+        head = token.head
+        if token.dep_ == "pobj" and head.lower_ == "of" and head.head.lemma_.lower() in self.nominals.member_nouns \
+                and head.head.i not in seen:
+            return self._entity_of(head.head, seen | {token.i})
+        if token.dep_ == "appos" and head.i not in seen:
+            m = self.at.get(head.i)
+            if m is not None and m.key:
+                return [m.key]
         return []
 
     def _country_of(self, token) -> str | None:
@@ -205,6 +227,9 @@ class Extractor:
             return _subjects(t)
         if slot == "dobj":
             found = [c for c in kids if c.dep_ == "dobj"]
+            if not found and any(c.dep_ == "nsubj" and c.i < t.i for c in kids):
+                # "forces recaptured Abu Grein from ...": the parser took the object for a second subject
+                found = [c for c in kids if c.dep_ == "nsubj" and c.i > t.i]
             if not found and t.dep_ == "relcl" and not any(c.dep_ == "dobj" for c in kids):
                 if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in RELATIVE_PRONOUNS for c in kids):
                     found = [t.head]
@@ -217,7 +242,10 @@ class Extractor:
                 return [t.head]
             return found
         if slot == "agent":
-            return [p for c in kids if c.dep_ == "agent" for p in _pobjs(c)]
+            found = [p for c in kids if c.dep_ == "agent" for p in _pobjs(c)]
+            if found:  # "supported by the police ..., and the ARBiH": a noun conjoined to the verb
+                found += [c for c in kids if c.dep_ == "conj" and c.pos_ in ("PROPN", "NOUN") and c.i > found[0].i]
+            return found
         if slot.startswith("prep:"):
             found = _prep_objects(t, slot[5:])
             if not found and _pos(t) == "VERB":
@@ -225,6 +253,11 @@ class Extractor:
                 for obj in [c for c in kids if c.dep_ == "dobj"]:
                     for holder in [obj, *[c for c in obj.children if c.dep_ == "appos"]]:
                         found.extend(_prep_objects(holder, slot[5:]))
+            if not found and _pos(t) == "VERB":
+                # "attacked across a 630-kilometre front against X": the parser hangs it on the noun before
+                for prep in [c for c in kids if c.dep_ == "prep"]:
+                    for pobj in _pobjs(prep):
+                        found.extend(_prep_objects(pobj, slot[5:]))
             if not found and _pos(t) == "NOUN":
                 # "an offensive that began in July against X": the clause about the noun carries it
                 for clause in [c for c in kids if c.dep_ in ("relcl", "acl")]:
@@ -241,10 +274,23 @@ class Extractor:
             if slot == "light_subject":
                 return _subjects(verb)
             return _prep_objects(verb, slot[len("light_prep:"):], gapping=True)
+        if slot == "modifier":
+            if t.dep_ not in ("amod", "compound"):
+                return []
+            found = [c for c in kids if c.dep_ in ("npadvmod", "compound", "nmod", "poss", "amod") and c.i < t.i]
+            if not found and t.i >= 2 and self.doc[t.i - 1].text == "-" and not self.doc[t.i - 2].whitespace_:
+                found = [self.doc[t.i - 2]]  # "an al-Qaeda-associated group", parsed as two modifiers
+            return found
+        if slot == "modified":
+            return [t.head] if t.dep_ in ("amod", "compound") and t.head.i > t.i else []
+        if slot == "adverbial_subject":
+            # "In coordination with X, US forces conducted ...": the noun qualifies the clause's verb
+            if t.dep_ == "pobj" and t.head.lower_ in ("in", "with") and t.head.head.pos_ in ("VERB", "AUX"):
+                return _subjects(t.head.head)
+            return []
         if slot == "predicated":
-            if t.dep_ == "attr":
-                subjects = _subjects(t.head)
-                return subjects
+            if t.dep_ in ("attr", "oprd") or (t.dep_ == "xcomp" and t.head.lemma_.lower() in COPULAR_VERBS):
+                return _subjects(t.head)
             if t.dep_ == "appos":
                 return [t.head]
             if t.dep_ == "conj" and t.head.dep_ == "appos":
@@ -323,6 +369,13 @@ class Extractor:
             holders = [head]
             if head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lemma_.lower() in self.nominals.place_heads:
                 holders.append(head.head.head)
+            if m.start > 0 and doc[m.start - 1].lemma_.lower() in self.nominals.place_heads:
+                holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
+            for holder in list(holders):
+                # "Kunduz, located in northern Afghanistan"
+                for c in holder.children:
+                    if c.dep_ in ("acl", "relcl") and c.lemma_.lower() in ("locate", "situate", "lie", "sit"):
+                        holders.append(c)
             for holder in holders:
                 for c in holder.children:
                     if c.dep_ == "prep" and c.lower_ == "in":
@@ -336,8 +389,10 @@ class Extractor:
                             country = self._country_of(c)
                             if country and country != m.key:
                                 yield Found(m.key, country, rule, c.i)
-            # "Al-Bukamal in eastern Syria", wherever the parser attached "in"
-            if m.end + 1 < len(doc) and doc[m.end].lower_ == "in":
+            # "Al-Bukamal in eastern Syria", wherever the parser attached "in" (but not "south of X in Y")
+            after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and \
+                head.head.head.lower_ in self.nominals.compass
+            if m.end + 1 < len(doc) and doc[m.end].lower_ == "in" and not after_compass:
                 at = m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1
                 nxt = self.at.get(at)
                 if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key:
@@ -358,6 +413,12 @@ class Extractor:
 
     def _assertions(self, found: list[Found], doc_id: str) -> list[Assertion]:
         out: dict[tuple, Assertion] = {}
+        for f in list(found):
+            # "in eastern Syria" also says "in Syria": a compass region lies in its country
+            entry = self.gazetteer.entries.get(f.object)
+            if f.rule.kind == "location" and entry is not None and entry.type == "Region" and entry.country \
+                    and entry.id.endswith(f"-{entry.country}") and f.subject != entry.country:
+                found.append(Found(f.subject, entry.country, f.rule, f.trigger))
         for f in found:
             relation = self.lexicon.relations[f.rule.relation]
             s, o = f.subject, f.object
@@ -367,7 +428,7 @@ class Extractor:
                 continue
             trigger = self.doc[f.trigger]
             if f.rule.kind == "predicate":
-                status = polarity(trigger)
+                status = polarity(trigger, f.rule.light_verbs)
                 if status != "asserted":
                     continue
             reporter, doubtful = self._reporter(trigger)
@@ -409,7 +470,7 @@ class Extractor:
 # ---------------------------------------------------------------------- parse helpers
 
 
-def polarity(trigger) -> str:
+def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
     """"asserted", "negated" or "hypothetical" for a trigger, from the words governing it.
 
     Walks up from the trigger through complements (not through subjects or relative clauses,
@@ -419,6 +480,9 @@ def polarity(trigger) -> str:
     flips = 0
     t = trigger
     first = True
+    # "his pledged recapture of Sana'a", "a failed attempt": the event is not asserted
+    if any(c.dep_ in ("amod", "compound") and c.lower_ in NON_FACTUAL_MODIFIERS for c in trigger.children):
+        return "hypothetical"
     while True:
         kids = list(t.children)
         if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in kids):
@@ -429,7 +493,8 @@ def polarity(trigger) -> str:
                 return "negated" if flips % 2 == 0 else "asserted"
             if lemma in CESSATION_VERBS:
                 flips += 1
-            elif lemma in HYPOTHETICAL_VERBS and t.pos_ in ("VERB", "AUX"):
+            elif lemma in HYPOTHETICAL_VERBS and t.pos_ in ("VERB", "AUX") and not (_forms(t) & light_verbs):
+                # ("pledged allegiance to X" pledges nothing: "pledge" is the rule's own light verb)
                 return "hypothetical"
         if any(c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_AUX for c in kids):
             return "hypothetical"
@@ -482,6 +547,10 @@ def _prep_objects(verb, word: str, gapping: bool = False) -> list:
     preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == word]
     for prep in preps:
         out.extend(_pobjs(prep))
+    if word == "to" and not out:
+        # "allegiance to al-Qaeda" parsed as an infinitive: "to" an aux of a name taken for a verb
+        out.extend(c for c in verb.children if c.dep_ in ("acl", "xcomp", "advcl") and c.pos_ == "PROPN"
+                   and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children))
     if gapping and preps:
         after = preps[0].i
         for c in verb.children:

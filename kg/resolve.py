@@ -10,27 +10,13 @@ so the graph can show, and a user can undo, why two forms became one entity.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 
-from .gazetteer import Gazetteer, fold, load_gazetteer, name_key
+from .gazetteer import Gazetteer, key_for_name, load_gazetteer, name_key
+from .geonames import load_places, place_of_entry
 from .model import Entity, Mention
 from .ontology import superclasses
-
-_ARTICLE_JOIN = re.compile(r"\b(al|el|ul|ad|ar|as|ash|az|an|at)-(?=\w)")
-
-
-def key_for_name(text: str) -> str:
-    """Readable key of a name outside the gazetteer: "Bashar Al-Assad" -> "bashar-alassad"."""
-    s = fold(text)
-    s = re.sub(r"'s\b", "", s)
-    s = re.sub(r"^(the\s+)?(so[- ]called\s+)?", "", s)
-    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
-    s = _ARTICLE_JOIN.sub(r"\1", s)
-    s = re.sub(r"\bqaida\b", "qaeda", s)
-    return s[:80].strip("-") or "x"
-
 
 def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None) -> list[Mention]:
     """Give every name mention its entity key (gazetteer id, or the key of its normalized name)."""
@@ -43,30 +29,7 @@ def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None
             keyed.append(replace(m, key=m.gazetteer_id))
         else:
             keyed.append(replace(m, key=key_for_name(m.text)))
-    keyed = _acronyms(doc, keyed)
     return _surnames(keyed)
-
-
-def _acronyms(doc, mentions: list[Mention]) -> list[Mention]:
-    """"Libyan National Army (LNA)": later mentions of "LNA" take the full name's key."""
-    defined: dict[str, Mention] = {}
-    for m in mentions:
-        if m.kind != "name" or m.type in ("Person",):
-            continue
-        after = doc[m.end:m.end + 4]
-        if len(after) >= 3 and after[0].text == "(" and after[2].text == ")" and after[1].text.isupper():
-            defined[after[1].text] = m
-    if not defined:
-        return mentions
-    out = []
-    for m in mentions:
-        full = defined.get(m.text)
-        if full is not None and full is not m and not m.gazetteer_id:
-            out.append(replace(m, key=full.key, type=full.type, gazetteer_id=full.gazetteer_id,
-                               kind="acronym"))
-        else:
-            out.append(m)
-    return out
 
 
 def _surnames(mentions: list[Mention]) -> list[Mention]:
@@ -74,15 +37,19 @@ def _surnames(mentions: list[Mention]) -> list[Mention]:
     full_names: dict[str, set[str]] = defaultdict(set)
     out = []
     for m in mentions:
-        if m.type != "Person" or m.kind != "name":
+        if m.kind != "name":
             out.append(m)
             continue
         words = m.text.split()
         if len(words) == 1 and not m.gazetteer_id:
+            # NER often calls a lone surname a place ("al-Burhan relocated ..."): the full name wins
             owners = full_names.get(name_key(words[0]), set())
             if len(owners) == 1:
-                out.append(replace(m, key=next(iter(owners)), kind="surname"))
+                out.append(replace(m, key=next(iter(owners)), kind="surname", type="Person"))
                 continue
+        if m.type != "Person":
+            out.append(m)
+            continue
         if len(words) > 1:
             full_names[name_key(words[-1])].add(m.key)
             full_names[name_key(words[-1].split("-")[-1])].add(m.key)
@@ -97,12 +64,15 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
     types: dict[str, Counter] = defaultdict(Counter)
     rules: dict[str, dict[str, str]] = defaultdict(dict)
     gaz_ids: dict[str, str | None] = {}
+    geo_ids: dict[str, int] = {}
     for m in mentions:
         if m.kind in ("pronoun", "description") or not m.key:
             continue
         forms[m.key][m.text] += 1
         types[m.key][m.type] += 1
         gaz_ids.setdefault(m.key, m.gazetteer_id)
+        if m.geonames_id:
+            geo_ids[m.key] = m.geonames_id
         rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name"}.get(m.kind)
         if rule:
             rules[m.key][m.text] = rule
@@ -119,11 +89,20 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         for form in sorted(counter):
             if form == label:
                 continue
-            rule = rules[key].get(form) or ("gazetteer-alias" if entry else "name-normalization")
-            merge_rules.append((form, rule))
+            default = "gazetteer-alias" if entry else "geonames-name" if key in geo_ids else "name-normalization"
+            merge_rules.append((form, rules[key].get(form) or default))
+        place = _place(entry, geo_ids.get(key), gazetteer)
         out.append(Entity(key=key, label=label, type=type_, gazetteer_id=entry.id if entry else None,
-                          aliases=frozenset(counter), merge_rules=tuple(merge_rules)))
+                          aliases=frozenset(counter), merge_rules=tuple(merge_rules), **place))
     return tuple(sorted(out, key=lambda e: e.key))
+
+
+def _place(entry, geonames_id: int | None, gazetteer: Gazetteer) -> dict:
+    """GeoNames id and coordinates of a place entity, if GeoNames has it."""
+    place = place_of_entry(entry, gazetteer) if entry else load_places().by_id.get(geonames_id) if geonames_id else None
+    if place is None:
+        return {}
+    return {"geonames_id": place.geonames_id, "lat": place.lat, "lon": place.lon}
 
 
 def gazetteer_entities(keys: set[str], gazetteer: Gazetteer | None = None) -> tuple[Entity, ...]:
@@ -133,5 +112,6 @@ def gazetteer_entities(keys: set[str], gazetteer: Gazetteer | None = None) -> tu
     for key in sorted(keys):
         entry = gazetteer.entries.get(key)
         if entry is not None:
-            out.append(Entity(key=key, label=entry.label, type=entry.type, gazetteer_id=entry.id))
+            out.append(Entity(key=key, label=entry.label, type=entry.type, gazetteer_id=entry.id,
+                              **_place(entry, None, gazetteer)))
     return tuple(out)

