@@ -89,9 +89,9 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
 
 def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,
              docs: list[str] | None = None):
-    """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.evaluate.Report`."""
-    from .evaluate import evaluate as _evaluate
-    from .evaluate import file_triples, load_gold, store_triples
+    """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.scoring.Report`."""
+    from .scoring import evaluate as _evaluate
+    from .scoring import file_triples, load_gold, store_triples
 
     gold = load_gold(gold_dir)
     if file is not None:

@@ -47,7 +47,14 @@ def name_key(text: str) -> str:
     for pattern, repl in _TRANSLITERATIONS:
         s = re.sub(pattern, repl, s)
     s = _ARTICLE.sub(r"\1", s)
-    return s.replace(" ", "")
+    return _spelling(s.replace(" ", ""))
+
+
+def _spelling(s: str) -> str:
+    """Spelling variants of transliterated names: doubled letters (Jawwad/Jawad) and a final -ah
+    (Hodeidah/Hodeida, Misratah/Misrata) count as one spelling."""
+    s = re.sub(r"([a-z])\1+", r"\1", s)
+    return re.sub(r"([aeiou])h\b", r"\1", s)
 
 
 _ARTICLE_JOIN = re.compile(r"\b(al|el|ul|ad|ar|as|ash|az|an|at)-(?=\w)")
@@ -61,6 +68,7 @@ def key_for_name(text: str) -> str:
     s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
     s = _ARTICLE_JOIN.sub(r"\1", s)
     s = re.sub(r"\bqaida\b", "qaeda", s)
+    s = "-".join(_spelling(part) for part in s.split("-"))
     return s[:80].strip("-") or "x"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
 from .geonames import load_places
@@ -109,8 +110,30 @@ def _place_names(doc, taken, sentence_of) -> list[Mention]:
     return found
 
 
-def _initials(words: list[str]) -> str:
-    return "".join(w[0].upper() for w in words if w and w[0].isalpha() and w.lower() not in _FUNCTION_WORDS)
+def acronym_fits(acronym: str, words: list[str]) -> bool:
+    """Whether ``acronym`` spells ``words``: each content word gives it one or more leading letters,
+    in order, and function words may give some ("MODEL": MOvement for DEmocracy in Liberia;
+    "ARBiH": Army of the Republic of BOsnia and Herzegovina; "MOJWA", "HTS", "PFG")."""
+    letters = acronym.lower()
+    words = [w.lower() for w in words if w[:1].isalpha()]
+    if not words or not words[0][:1] == letters[:1] or words[0] in _FUNCTION_WORDS:
+        return False
+
+    @cache
+    def fits(i: int, j: int) -> bool:
+        if j == len(words):
+            return i == len(letters)
+        word, optional = words[j], words[j] in _FUNCTION_WORDS
+        if optional and fits(i, j + 1):
+            return True
+        k = 1
+        while i + k <= len(letters) and k <= len(word) and letters[i:i + k] == word[:k]:
+            if fits(i + k, j + 1):
+                return True
+            k += 1
+        return False
+
+    return fits(0, 0)
 
 
 def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
@@ -124,8 +147,7 @@ def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sen
         if i + 2 >= len(doc) or doc[i + 2].text != ")":
             continue
         acronym = doc[i + 1].text
-        capitals = "".join(c for c in acronym if c.isupper())
-        if len(capitals) < 2 or not acronym[:1].isupper() or not acronym.isalpha():
+        if sum(c.isupper() for c in acronym) < 2 or not acronym[:1].isupper() or not acronym.isalpha():
             continue
         end = i
         while end > 0 and doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019"):
@@ -135,7 +157,7 @@ def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sen
             words = [w for t in doc[start:end] for w in t.text.replace("-", " ").split()]
             if doc[start].lower_ in _FUNCTION_WORDS or not doc[start].text[:1].isupper():
                 continue
-            if _initials(words) == capitals:
+            if acronym_fits(acronym, words):
                 full = (start, end)
                 break
         if full is None:
@@ -226,9 +248,24 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, nominals: Nominals
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and doc[m.end + 1]._.kg_id and \
             gazetteer.entries[doc[m.end + 1]._.kg_id].type == "Country" and len(m.text.split()) == 1:
         place = "town"
+    elif m.type in ("Person", "Organization") and _locative(t) and load_places().town(m.text) is not None:
+        place = "town"  # "Rebels entered Bin Jawad": a known town where a place is expected
     if place is None:
         return m
     return replace(m, type=PLACE_SUFFIXES.get(place, "Settlement"))
+
+
+LOCATIVE_PREPOSITIONS = {"in", "into", "near", "from", "to", "outside", "around", "at", "toward", "towards",
+                         "inside", "across", "through"}
+PLACE_VERBS = {"enter", "reach", "seize", "capture", "take", "overrun", "storm", "besiege", "shell", "bomb",
+               "recapture", "retake", "liberate", "encircle", "surround", "leave", "flee", "evacuate", "occupy"}
+
+
+def _locative(token) -> bool:
+    """The token sits where a place goes: the object of "in", "near", "entered", "seized"..."""
+    if token.dep_ == "pobj" and token.head.lower_ in LOCATIVE_PREPOSITIONS:
+        return True
+    return token.dep_ in ("dobj", "nsubjpass") and token.head.lemma_.lower() in PLACE_VERBS
 
 
 def _trim(ent) -> tuple[int, int]:

@@ -104,7 +104,15 @@ class Extractor:
     def entities_of(self, token, seen: frozenset[int] = frozenset()) -> list[str]:
         """The entity keys ``token`` stands for, following coordination."""
         keys: list[str] = []
-        for t in [token, *token.conjuncts]:
+        members = [token, *token.conjuncts]
+        own = self.at.get(token.i)
+        for c in token.children:
+            # "Hezbollah, the Syrian army and later the Iraqi army": a list the parser read as an apposition
+            other = self.at.get(c.i)
+            if c.dep_ == "appos" and c.conjuncts and other is not None and other.kind == "name" and \
+                    own is not None and other.key != own.key:
+                members += [c, *c.conjuncts]
+        for t in members:
             for key in self._entity_of(t, seen | {token.i}):
                 if key not in keys:
                     keys.append(key)
@@ -403,7 +411,9 @@ class Extractor:
                 nxt = self.at.get(m.end + 1)
                 if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key:
                     after = doc[nxt.end] if nxt.end < len(doc) else None
-                    in_list = after is not None and (after.lower_ in ("and", "or") or after.text == ",")
+                    # "Arsal, Ras Baalbek and Qaa" is a list; "Sirte, Libya, on Tuesday" is not
+                    in_list = after is not None and (after.lower_ in ("and", "or") or (
+                        after.text == "," and nxt.end + 1 < len(doc) and self.at.get(nxt.end + 1) is not None))
                     before = doc[m.start - 1] if m.start > 0 else None
                     listed = before is not None and before.text == "," and self.at.get(m.start - 2) is not None
                     if rank.get(nxt.type, -1) > rank[m.type] and not in_list and not listed:

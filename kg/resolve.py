@@ -65,10 +65,13 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
     rules: dict[str, dict[str, str]] = defaultdict(dict)
     gaz_ids: dict[str, str | None] = {}
     geo_ids: dict[str, int] = {}
+    named: dict[str, set[str]] = defaultdict(set)  # forms that are names, not acronyms or surnames
     for m in mentions:
         if m.kind in ("pronoun", "description") or not m.key:
             continue
         forms[m.key][m.text] += 1
+        if m.kind == "name":
+            named[m.key].add(m.text)
         types[m.key][m.type] += 1
         gaz_ids.setdefault(m.key, m.gazetteer_id)
         if m.geonames_id:
@@ -83,7 +86,7 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         if entry:
             label, type_ = entry.label, entry.type
         else:
-            label = max(counter, key=lambda f: (counter[f], len(f), f))
+            label = max(named[key] or counter, key=lambda f: (counter[f], len(f), f))
             type_ = max(types[key], key=lambda t: (types[key][t], depth.get(t, 0), t))
         merge_rules = []
         for form in sorted(counter):
