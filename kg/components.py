@@ -53,9 +53,15 @@ class GazetteerMerger:
 
     def __call__(self, doc: Doc) -> Doc:
         # a blank line ends a paragraph, and a sentence never runs across paragraphs
+        starts = [0]
         for token in doc[1:]:
             if "\n" in doc[token.i - 1].text or (doc[token.i - 1].is_space and "\n" in doc[token.i - 1].text_with_ws):
                 token.is_sent_start = True
+                starts.append(token.i)
+        for start in starts:
+            end = _dateline_end(doc, start)
+            if end is not None and end < len(doc):
+                doc[end].is_sent_start = True
         spans = []
         for matcher in (self.exact, self.folded):
             for match_id, start, end in matcher(doc):
@@ -93,6 +99,35 @@ class GazetteerMerger:
 
 REGION_WORDS = {"District", "Region", "Province", "Governorate", "Prefecture", "County", "Municipality", "Oblast"}
 ARTICLES = {"al", "el", "ul", "ad", "ar", "as", "ash", "az", "an", "at", "ed", "es", "ez", "bin", "ibn", "abu", "bani"}
+
+
+DATELINE_DASHES = {"-", "--", "\u2014", "\u2013", ":"}
+
+
+def _dateline_end(doc: Doc, start: int) -> int | None:
+    """Where the story starts after a wire dateline ("MOGADISHU (Reuters) -", "BEIRUT, Lebanon —"),
+    so that the place is not read as the subject of the first sentence."""
+    i = start
+    while i < len(doc) and doc[i].is_space:
+        i += 1
+    words = 0
+    while i < len(doc) and i - start < 12:
+        t = doc[i]
+        if t.is_alpha and t.text.isupper() and len(t.text) >= 2:
+            words += 1
+        elif t.text in (",", ".") or (t.is_alpha and t.text[:1].isupper() and words):  # "BEIRUT, Lebanon"
+            pass
+        elif t.text == "(" and words:
+            close = next((j for j in range(i, min(i + 8, len(doc))) if doc[j].text == ")"), None)
+            if close is None:
+                return None
+            i = close
+        elif t.text in DATELINE_DASHES and words:
+            return i + 1
+        else:
+            return None
+        i += 1
+    return None
 
 
 def _merge_articles(doc: Doc) -> None:

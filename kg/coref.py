@@ -126,7 +126,10 @@ def _reference(token, nominals: Nominals):
     """(kind, compatible types, descriptive words) if ``token`` is a pronoun or a definite description."""
     lower = token.lower_
     if token.pos_ == "PRON" and lower in PRONOUNS:
-        return "pronoun", PRONOUNS[lower], set()
+        types = PRONOUNS[lower]
+        if lower == "it" and token.dep_ in ("dobj", "pobj", "nsubjpass"):
+            types = (*types, "Settlement", "Region")  # "which seized it in December": a town is an object
+        return "pronoun", types, set()
     if token.pos_ not in ("NOUN", "PROPN") or token.ent_type_ in ("PERSON", "ORG", "GPE"):
         return None
     types = nominals.descriptions.get(lower) or nominals.descriptions.get(token.lemma_.lower())

@@ -32,6 +32,7 @@ class Rule:
     pairs: tuple[str, ...]
     light_verbs: frozenset[str]
     confidence: float
+    pair_subjects: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ def parse_lexicon(text: str, where: str = "lexicon") -> Lexicon:
             subject=tuple(raw.get("subject", ())), object=tuple(raw.get("object", ())),
             pairs=tuple(raw.get("pairs", ())), light_verbs=frozenset(raw.get("light_verbs", ())),
             confidence=float(raw.get("confidence", 0.7)),
+            pair_subjects=bool(raw.get("pair_subjects", False)),
         ))
     return Lexicon(relations, tuple(rules))
 

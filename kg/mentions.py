@@ -72,6 +72,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
             mentions.append(_mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
     mentions.extend(_place_names(doc, taken, sentence_of))
+    mentions.extend(_named_by_head(doc, taken, sentence_of, nominals))
     mentions = _acronym_definitions(doc, mentions, gazetteer, sentence_of)
     mentions = [_geonames(_retype_by_context(doc, m, gazetteer, nominals)) for m in mentions]
     mentions.extend(_people_groups(doc, gazetteer, nominals, {i for m in mentions for i in range(m.start, m.end)},
@@ -105,6 +106,23 @@ def _place_names(doc, taken, sentence_of) -> list[Mention]:
             start -= 1
         if start == token.i:
             continue
+        found.append(_mention(doc, start, token.i + 1, kind, sentence_of))
+        taken.update(range(start, token.i + 1))
+    return found
+
+
+def _named_by_head(doc, taken, sentence_of, nominals) -> list[Mention]:
+    """"the town of Bardhere": a proper noun NER missed, named a place by the noun it belongs to."""
+    found = []
+    for token in doc:
+        if token.i in taken or token.pos_ != "PROPN" or not token.text[:1].isupper() or token.dep_ != "pobj":
+            continue
+        if token.head.lower_ != "of" or token.head.head.lemma_.lower() not in nominals.place_heads:
+            continue
+        start = min([token.i] + [c.i for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"])
+        if any(i in taken for i in range(start, token.i + 1)):
+            continue
+        kind = PLACE_SUFFIXES.get(token.head.head.lemma_.lower(), "Settlement")
         found.append(_mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found

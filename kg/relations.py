@@ -211,6 +211,11 @@ class Extractor:
         for s in subjects:
             for o in objects:
                 yield Found(s, o, rule, trigger.i)
+        if rule.pair_subjects and not objects:
+            # "Hamas and Israel agreed to a ceasefire": the coordinated parties with each other
+            for i, a in enumerate(subjects):
+                for b in subjects[i + 1:]:
+                    yield Found(a, b, rule, trigger.i)
         for slot in rule.pairs:
             keys = []
             for token in self._slot(trigger, slot, rule):

@@ -178,3 +178,19 @@ def test_places_carry_their_geonames_id_and_coordinates(extraction):
     result = extraction("Forces loyal to the GNA entered Sirte.")
     sirte = next(e for e in result.entities if e.key == "sirte")
     assert sirte.geonames_id == 2210554 and sirte.lon == pytest.approx(16.589, abs=0.01)
+
+
+def test_wire_dateline_is_not_the_subject(extract):
+    facts = extract("MOGADISHU (Reuters) - Somali troops backed by African Union peacekeepers recaptured the town "
+                    "of Bardhere from al Shabaab militants on Sunday, a military official said.")
+    assert ("african-union", "allyOf", "somalia-armed-forces") in facts
+    assert any(s == "somalia-armed-forces" and p == "captured" and o.startswith("baardheere") for s, p, o in facts)
+    assert not any("mogadishu" in (s, o) for s, p, o in facts)
+
+
+def test_coordinated_parties_of_a_truce_and_missiles_fired_at_a_city(extract):
+    assert ("hamas", "ceasefireWith", "israel") in extract("Hamas and Israel agreed to a ceasefire brokered by Egypt and Qatar.")
+    assert ("houthis", "attacked", "riyadh") in extract(
+        "Yemen's Houthi movement said on Tuesday it had fired missiles at Saudi Arabia's capital Riyadh.")
+    assert ("lna", "allyOf", "wagner") in extract(
+        "Wagner Group mercenaries, who support the Libyan National Army, were seen near Sirte.")
