@@ -20,16 +20,27 @@ __all__ = ["build", "query", "export", "to_networkx", "info", "validate", "evalu
 
 
 def open_store(path: str | Path | None = None, writable: bool = False):
-    """The store at ``path`` (default: see :func:`kg.store.default_store_path`)."""
-    from .store import Store
+    """The store at ``path`` (a folder, default :func:`kg.store.default_store_path`; or the URL
+    of a SPARQL 1.1 server, see :mod:`kg.remote`)."""
+    from .store import open_store as _open
 
-    return Store(path, writable=writable)
+    return _open(path, writable=writable)
 
 
-def build(sources: Iterable[str], store: str | Path | None = None, n_process: int = 1, **callbacks):
-    """Add the articles in ``sources`` (files, folders, JSONL, "-") to the store; returns a BuildReport."""
+def build(sources: Iterable[str], store: str | Path | None = None, n_process: int = 1,
+          scheduler: str | None = None, workers: int | None = None, **callbacks):
+    """Add the articles in ``sources`` (files, folders, JSONL, "-") to the store; returns a BuildReport.
+
+    ``scheduler`` (a Dask scheduler address) or ``workers`` (a local Dask cluster of that many
+    processes) run the extraction on Dask; else it runs here with ``n_process`` spaCy processes.
+    """
     from .builder import build as _build
 
+    if scheduler or workers:
+        from .cluster import DaskExtractor
+
+        with DaskExtractor(scheduler, workers) as extractor, open_store(store, writable=True) as s:
+            return _build(sources, s, extract=extractor, chunk=extractor.chunk, **callbacks)
     with open_store(store, writable=True) as s:
         return _build(sources, s, n_process=n_process, **callbacks)
 
@@ -43,14 +54,14 @@ def query(sparql: str, store: str | Path | None = None, params: dict[str, str] |
         return run(s, sparql, params, allow_service=allow_service)
 
 
-def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None) -> int:
+def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None, progress=None) -> int:
     """Write the graph as turtle, trig, nquads, ntriples, jsonld, graphml, gexf or json."""
     import sys
 
     from .exporters import export as _export
 
     with open_store(store) as s:
-        return _export(s, fmt, path, sys.stdout.buffer)
+        return _export(s, fmt, path, sys.stdout.buffer, progress)
 
 
 def to_networkx(store: str | Path | None = None):

@@ -1,15 +1,23 @@
-"""Build: inputs -> documents -> extraction -> the store. Documents already stored are skipped."""
+"""Build: inputs -> documents -> extraction -> the store. Documents already stored are skipped.
+
+Documents stream through in chunks of :data:`CHUNK`: memory holds one chunk's parses and
+extractions, never the corpus. Extraction runs in this process (with spaCy's own worker
+processes for ``n_process`` > 1) or on a Dask cluster (:mod:`kg.cluster`); either way the
+results are written here, one document graph per transaction, so the graph is the same.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .ingest import iter_inputs
-from .model import Document, InputProblem
-from .store import Store
+from .model import Document, Extraction, InputProblem
+from .vocab import entity_iri
 
 CHUNK = 64  # documents parsed per round: bounds memory however many articles come in
+
+Extract = Callable[[list[Document]], Iterator[Extraction]]
 
 
 @dataclass
@@ -18,27 +26,38 @@ class BuildReport:
     skipped: int = 0
     assertions: int = 0
     quads: int = 0
+    entities: int = 0
     problems: list[InputProblem] = field(default_factory=list)
 
 
-def build(sources: Iterable[str], store: Store, n_process: int = 1,
+def build(sources: Iterable[str], store, n_process: int = 1,
           on_problem: Callable[[InputProblem], None] | None = None,
-          on_document: Callable[[Document, int], None] | None = None) -> BuildReport:
+          on_document: Callable[[Document, int], None] | None = None,
+          extract: Extract | None = None, chunk: int = CHUNK) -> BuildReport:
     """Add every new article in ``sources`` to ``store``; report what happened.
 
     Bad inputs are reported through ``on_problem`` (and in the report) and do not stop the build.
+    ``extract`` maps a list of documents to their extractions, in any order (default: in this
+    process, see :func:`kg.pipeline.extract_all`).
     """
-    from .pipeline import extract_all
+    if extract is None:
+        from .pipeline import extract_all
+
+        def extract(documents: list[Document]) -> Iterator[Extraction]:
+            return extract_all(documents, n_process=n_process)
 
     report = BuildReport()
     pending: list[Document] = []
-    seen: set[str] = set()
+    stored = store.document_ids()
+    first_build = not stored
+    touched: set[str] = set()
 
     def flush() -> None:
-        for extraction in extract_all(pending, n_process=n_process):
+        for extraction in extract(pending):
             report.quads += store.add(extraction)
             report.added += 1
             report.assertions += len(extraction.assertions)
+            touched.update(str(entity_iri(e.key)) for e in extraction.entities)
             if on_document:
                 on_document(extraction.document, len(extraction.assertions))
         pending.clear()
@@ -49,15 +68,16 @@ def build(sources: Iterable[str], store: Store, n_process: int = 1,
             if on_problem:
                 on_problem(item)
             continue
-        if item.id in seen or store.has_document(item.id):
+        if item.id in stored:
             report.skipped += 1
             continue
-        seen.add(item.id)
+        stored.add(item.id)
         pending.append(item)
-        if len(pending) >= CHUNK:
+        if len(pending) >= chunk:
             flush()
     if pending:
         flush()
-    store.refresh_entities()
+    if touched:  # labels of the entities this build mentioned (all of them on a first build)
+        report.entities = store.refresh_entities(None if first_build else touched)
     store.flush()
     return report

@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 a build finished but some inputs could not be read; 2 wrong arguments;
 3 no input could be read; 4 store missing, busy or unreadable; 5 invalid or refused query;
-6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 70 an unexpected error (a bug).
+6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 8 the Dask cluster cannot be
+reached or a worker failed; 70 an unexpected error (a bug).
 """
 
 from __future__ import annotations
@@ -37,23 +38,38 @@ def cli() -> None:
 @_store_option
 @click.option("--processes", "-p", default=1, show_default=True, type=click.IntRange(1, 64),
               help="spaCy worker processes.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary.")
-def build(sources: tuple[str, ...], store: str | None, processes: int, quiet: bool) -> None:
+@click.option("--scheduler", metavar="ADDRESS", help="Extract on this Dask cluster (e.g. tcp://HOST:8786).")
+@click.option("--workers", type=click.IntRange(1, 1024), help="Extract on a local Dask cluster of N worker processes.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary; no progress display.")
+@click.option("--verbose", "-v", is_flag=True, help="Print a line for every document added.")
+def build(sources: tuple[str, ...], store: str | None, processes: int, scheduler: str | None, workers: int | None,
+          quiet: bool, verbose: bool) -> None:
     """Add articles to the graph: .txt/.md files, folders, .jsonl files, or - for stdin.
 
     Articles already in the store (same text) are skipped. A file that cannot be read is reported
-    on one line and the others still go through; the exit code is then 1.
+    on one line and the others still go through; the exit code is then 1. On a terminal a
+    progress line shows documents added and the rate.
     """
     import kg
+    from .progress import Progress
+
+    if scheduler and workers:
+        raise UsageError("--scheduler and --workers exclude each other",
+                         hint="--scheduler uses a running cluster, --workers starts a local one")
+    progress = Progress("building", unit="documents", enabled=None if not quiet else False)
 
     def on_problem(problem) -> None:
+        progress.close()
         _echo_err(f"Error: {problem}")
 
     def on_document(document, n_assertions) -> None:
-        if not quiet:
+        progress.update()
+        if verbose:
             click.echo(f"  + {document.name}: {n_assertions} assertions")
 
-    report = kg.build(sources, store=store, n_process=processes, on_problem=on_problem, on_document=on_document)
+    with progress:
+        report = kg.build(sources, store=store, n_process=processes, scheduler=scheduler, workers=workers,
+                          on_problem=on_problem, on_document=on_document)
     click.echo(f"built: {report.added} new documents, {report.skipped} already stored, "
                f"{report.assertions} assertions, {len(report.problems)} inputs failed")
     if report.problems:
@@ -88,12 +104,16 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
 @click.option("--format", "fmt", type=click.Choice(["turtle", "trig", "nquads", "ntriples", "jsonld", "graphml", "gexf", "json"]),
               default="turtle", show_default=True)
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
-def export(store: str | None, fmt: str, output: str | None) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+def export(store: str | None, fmt: str, output: str | None, quiet: bool) -> None:
     """Write the graph as RDF (turtle, trig, nquads, ntriples, jsonld) or as a graph file
     (graphml, gexf, json: the entity-to-entity projection networkx sees)."""
     import kg
+    from .progress import Progress
 
-    count = kg.export(fmt, output, store=store)
+    # a progress line only when writing to a file from a terminal: never into the exported data
+    with Progress("exporting", unit="statements", enabled=False if quiet or not output or output == "-" else None) as progress:
+        count = kg.export(fmt, output, store=store, progress=progress)
     if output and output != "-":
         click.echo(f"wrote {count} {'edges' if fmt in ('graphml', 'gexf', 'json') else 'statements'} to {output}", err=True)
 

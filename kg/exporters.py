@@ -9,7 +9,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from .store import Store
-from .vocab import KG, ONTOLOGY_GRAPH, PREFIXES
+from .vocab import KG, PREFIXES
 
 RDF_FORMATS = {
     "turtle": ox.RdfFormat.TURTLE,
@@ -25,9 +25,7 @@ FORMATS = tuple(RDF_FORMATS) + GRAPH_FORMATS
 def triples(store: Store):
     """The knowledge graph as triples: the union of every graph but the ontology, without repeats."""
     seen = set()
-    for quad in store.oxigraph.quads_for_pattern(None, None, None, None):
-        if isinstance(quad.graph_name, ox.DefaultGraph) or quad.graph_name.value == str(ONTOLOGY_GRAPH):
-            continue
+    for quad in store.quads():
         triple = quad.triple
         if triple not in seen:
             seen.add(triple)
@@ -35,17 +33,26 @@ def triples(store: Store):
 
 
 def _quads(store: Store):
-    for graph in store.data_graphs():
-        yield from store.oxigraph.quads_for_pattern(None, None, None, graph)
+    yield from store.quads()
 
 
-def export_rdf(store: Store, fmt: str, output: IO[bytes]) -> int:
-    """Write the graph in an RDF format; returns the number of statements written."""
+def export_rdf(store: Store, fmt: str, output: IO[bytes], progress=None) -> int:
+    """Stream the graph out in an RDF format; returns the number of statements written."""
     rdf_format = RDF_FORMATS[fmt]
-    items = list(_quads(store) if rdf_format.supports_datasets else triples(store))
+    count = 0
+
+    def counted(items):
+        nonlocal count
+        for item in items:
+            count += 1
+            if progress is not None and count % 10000 == 0:
+                progress.update(10000)
+            yield item
+
+    items = _quads(store) if rdf_format.supports_datasets else triples(store)
     prefixes = PREFIXES if fmt in ("turtle", "trig") else None
-    ox.serialize(items, output, format=rdf_format, prefixes=prefixes)
-    return len(items)
+    ox.serialize(counted(items), output, format=rdf_format, prefixes=prefixes)
+    return count
 
 
 def to_networkx(store: Store):
@@ -100,14 +107,18 @@ def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
     return graph.number_of_edges()
 
 
-def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes]) -> int:
+def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None) -> int:
     """Export to ``path`` (written whole, then moved into place) or to ``stdout``."""
-    writer = export_rdf if fmt in RDF_FORMATS else export_graph
+    def writer(out):
+        if fmt in RDF_FORMATS:
+            return export_rdf(store, fmt, out, progress)
+        return export_graph(store, fmt, out)
+
     if path is None or str(path) == "-":
-        return writer(store, fmt, stdout)
+        return writer(stdout)
     path = Path(path)
     tmp = path.with_name(path.name + ".part")
     with open(tmp, "wb") as out:
-        count = writer(store, fmt, out)
+        count = writer(out)
     tmp.replace(path)
     return count

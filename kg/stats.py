@@ -23,7 +23,7 @@ def info(store: Store) -> dict:
         facts[row["p"].value[len(ns):]] = int(row["n"].value)
     assertions = next(iter(store.query("SELECT (COUNT(?a) AS ?n) WHERE { ?a a kg:Assertion }")))["n"].value
     return {
-        "store": str(store.path),
+        "store": store.location,
         "documents": int(documents),
         "entities": int(next(iter(store.query(
             "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e kg:mentionedIn ?d }")))["n"].value),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -32,6 +33,48 @@ def default_store_path() -> Path:
         return Path(os.environ[ENV_VAR]).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "kg" / "store"
+
+
+def entity_label_quads(store, subset: list[str] | None) -> tuple[list[ox.Quad], set[str]]:
+    """Label quads of the entity graph for ``subset`` (entity IRIs) or all entities, from the
+    surface forms and gazetteer links the document graphs hold. Shared by local and remote stores."""
+    gazetteer = load_gazetteer()
+    values = "" if subset is None else "VALUES ?e { " + " ".join(f"<{iri}>" for iri in subset) + " } "
+    forms: dict[str, dict[str, int]] = defaultdict(dict)
+    gaz_ids: dict[str, str] = {}
+    for row in store.query(
+        f"SELECT ?e ?form (COUNT(DISTINCT ?g) AS ?n) WHERE {{ {values}GRAPH ?g {{ ?e kg:surfaceForm ?form }} }} "
+        "GROUP BY ?e ?form", union=False,
+    ):
+        forms[row["e"].value][row["form"].value] = int(row["n"].value)
+    for row in store.query(f"SELECT DISTINCT ?e ?id WHERE {{ {values}GRAPH ?g {{ ?e kg:gazetteerId ?id }} }}",
+                           union=False):
+        gaz_ids[row["e"].value] = row["id"].value
+    graph = N(ENTITY_GRAPH)
+    quads = []
+    touched = forms.keys() | gaz_ids.keys() | set(subset or ())
+    for iri in forms.keys() | gaz_ids.keys():
+        counts = forms.get(iri, {})
+        entry = gazetteer.entries.get(gaz_ids.get(iri, ""))
+        if entry is None and not counts:
+            continue
+        label = entry.label if entry else max(counts, key=lambda f: (counts[f], len(f), f))
+        node = ox.NamedNode(iri)
+        quads.append(ox.Quad(node, LABEL, literal(label), graph))
+        quads.append(ox.Quad(node, PREF_LABEL, literal(label), graph))
+        for form in sorted(counts):
+            if form != label:
+                quads.append(ox.Quad(node, ALT_LABEL, literal(form), graph))
+    return quads, touched
+
+
+def open_store(location: str | os.PathLike | None = None, *, writable: bool = False):
+    """A :class:`Store` for a folder, or a :class:`kg.remote.RemoteStore` for an http(s) URL."""
+    if location is not None and str(location).startswith(("http://", "https://")):
+        from .remote import RemoteStore
+
+        return RemoteStore(str(location), writable=writable)
+    return Store(location, writable=writable)
 
 
 class Store:
@@ -72,6 +115,11 @@ class Store:
     def has_document(self, doc_id: str) -> bool:
         return self._ox.contains_named_graph(N(document_graph(doc_id)))
 
+    def document_ids(self) -> set[str]:
+        """Content hashes of every stored document (one query, for a build to skip them)."""
+        prefix = str(document_graph(""))
+        return {g.value[len(prefix):] for g in self._ox.named_graphs() if g.value.startswith(prefix)}
+
     def add(self, extraction: Extraction) -> int:
         """Write one document's graph atomically; returns the number of quads."""
         quads = extraction_quads(extraction)
@@ -85,36 +133,28 @@ class Store:
         self._ox.remove_graph(graph)
         return True
 
-    def refresh_entities(self) -> int:
-        """Recompute the entity graph: one rdfs:label/skos:prefLabel per entity, other forms as altLabels."""
-        gazetteer = load_gazetteer()
-        forms: dict[str, dict[str, int]] = defaultdict(dict)
-        gaz_ids: dict[str, str] = {}
-        for row in self._ox.query(
-            "SELECT ?e ?form (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?e kg:surfaceForm ?form } } GROUP BY ?e ?form",
-            prefixes=PREFIXES,
-        ):
-            forms[row["e"].value][row["form"].value] = int(row["n"].value)
-        for row in self._ox.query("SELECT DISTINCT ?e ?id WHERE { GRAPH ?g { ?e kg:gazetteerId ?id } }", prefixes=PREFIXES):
-            gaz_ids[row["e"].value] = row["id"].value
+    def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
+        """Recompute entity labels: one rdfs:label/skos:prefLabel per entity, other forms as altLabels.
+
+        With ``entities`` (IRIs), only those are recomputed (what a build touched); else all.
+        """
         graph = N(ENTITY_GRAPH)
-        quads = []
-        for iri in forms.keys() | gaz_ids.keys():
-            counts = forms.get(iri, {})
-            entry = gazetteer.entries.get(gaz_ids.get(iri, ""))
-            if entry is None and not counts:
-                continue
-            label = entry.label if entry else max(counts, key=lambda f: (counts[f], len(f), f))
-            node = ox.NamedNode(iri)
-            quads.append(ox.Quad(node, LABEL, literal(label), graph))
-            quads.append(ox.Quad(node, PREF_LABEL, literal(label), graph))
-            for form in sorted(counts):
-                if form != label:
-                    quads.append(ox.Quad(node, ALT_LABEL, literal(form), graph))
-        if self._ox.contains_named_graph(graph):
-            self._ox.remove_graph(graph)
-        self._ox.extend(quads)
-        return len(forms.keys() | gaz_ids.keys())
+        if entities is None:
+            quads, touched = entity_label_quads(self, None)
+            if self._ox.contains_named_graph(graph):
+                self._ox.remove_graph(graph)
+            self._ox.extend(quads)
+            return len(touched)
+        subset = sorted(set(entities))
+        count = 0
+        for start in range(0, len(subset), 2000):  # bounded VALUES blocks
+            quads, touched = entity_label_quads(self, subset[start:start + 2000])
+            for iri in touched:
+                for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
+                    self._ox.remove(quad)
+            self._ox.extend(quads)
+            count += len(touched)
+        return count
 
     def flush(self) -> None:
         if self.writable:
@@ -134,6 +174,19 @@ class Store:
     def data_graphs(self) -> list:
         """Every named graph except the ontology."""
         return [g for g in self._ox.named_graphs() if g.value != str(ONTOLOGY_GRAPH)]
+
+    def quads(self, graph=None) -> Iterator[ox.Quad]:
+        """Quads of one named graph, or of every data graph (not the ontology)."""
+        if graph is not None:
+            yield from self._ox.quads_for_pattern(None, None, None, graph)
+            return
+        for quad in self._ox.quads_for_pattern(None, None, None, None):
+            if not isinstance(quad.graph_name, ox.DefaultGraph) and quad.graph_name.value != str(ONTOLOGY_GRAPH):
+                yield quad
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
 
     def dataset(self):
         """An rdflib ``Dataset`` over this store (SPARQL runs in Oxigraph), default graph = union."""
