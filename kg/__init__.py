@@ -32,7 +32,7 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     """Add the articles in ``sources`` (files, folders, JSONL, "-") to the store; returns a BuildReport.
 
     ``scheduler`` (a Dask scheduler address) or ``workers`` (a local Dask cluster of that many
-    processes) run the extraction on Dask; else it runs here with ``n_process`` spaCy processes.
+    processes) run the extraction on Dask; else it runs here, in ``n_process`` worker processes.
     """
     from .builder import build as _build
 
@@ -41,8 +41,13 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
 
         with DaskExtractor(scheduler, workers) as extractor, open_store(store, writable=True) as s:
             return _build(sources, s, extract=extractor, chunk=extractor.chunk, **callbacks)
+    if n_process > 1:
+        from .pipeline import ProcessPool
+
+        with ProcessPool(n_process) as pool, open_store(store, writable=True) as s:
+            return _build(sources, s, extract=pool, chunk=pool.chunk, **callbacks)
     with open_store(store, writable=True) as s:
-        return _build(sources, s, n_process=n_process, **callbacks)
+        return _build(sources, s, **callbacks)
 
 
 def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,

@@ -1,8 +1,8 @@
 """Build: inputs -> documents -> extraction -> the store. Documents already stored are skipped.
 
 Documents stream through in chunks of :data:`CHUNK`: memory holds one chunk's parses and
-extractions, never the corpus. Extraction runs in this process (with spaCy's own worker
-processes for ``n_process`` > 1) or on a Dask cluster (:mod:`kg.cluster`); either way the
+extractions, never the corpus. Extraction runs in this process, in a pool of worker processes
+(:class:`kg.pipeline.ProcessPool`) or on a Dask cluster (:mod:`kg.cluster`); either way the
 results are written here, one document graph per transaction, so the graph is the same.
 """
 
@@ -30,7 +30,7 @@ class BuildReport:
     problems: list[InputProblem] = field(default_factory=list)
 
 
-def build(sources: Iterable[str], store, n_process: int = 1,
+def build(sources: Iterable[str], store,
           on_problem: Callable[[InputProblem], None] | None = None,
           on_document: Callable[[Document, int], None] | None = None,
           extract: Extract | None = None, chunk: int = CHUNK) -> BuildReport:
@@ -41,10 +41,7 @@ def build(sources: Iterable[str], store, n_process: int = 1,
     process, see :func:`kg.pipeline.extract_all`).
     """
     if extract is None:
-        from .pipeline import extract_all
-
-        def extract(documents: list[Document]) -> Iterator[Extraction]:
-            return extract_all(documents, n_process=n_process)
+        from .pipeline import extract_all as extract
 
     report = BuildReport()
     pending: list[Document] = []

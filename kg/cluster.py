@@ -22,12 +22,6 @@ class ClusterError(KGError):
     exit_code = 8
 
 
-def _extract_batch(documents: list[Document]) -> list[Extraction]:
-    from .pipeline import extract_all
-
-    return list(extract_all(documents))
-
-
 class DaskExtractor:
     """A callable for :func:`kg.builder.build` that extracts on a Dask cluster."""
 
@@ -59,8 +53,10 @@ class DaskExtractor:
     def __call__(self, documents: list[Document]) -> Iterator[Extraction]:
         from dask.distributed import as_completed
 
+        from .pipeline import extract_batch
+
         batches = [documents[i:i + self.batch] for i in range(0, len(documents), self.batch)]
-        futures = self.client.map(_extract_batch, batches, pure=False)
+        futures = self.client.map(extract_batch, batches, pure=False)
         try:
             for future in as_completed(futures):
                 yield from future.result()

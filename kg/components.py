@@ -12,6 +12,26 @@ from .gazetteer import Gazetteer, load_gazetteer
 if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)
 
+def tokens(doc: Doc) -> list[Token]:
+    """The tokens of ``doc`` as one list, made once per Doc: iterating a Doc builds new Token
+    objects every time, and the extraction stages walk each document many times."""
+    cached = doc.user_data.get("kg_tokens")
+    if cached is None or len(cached) != len(doc):
+        cached = doc.user_data["kg_tokens"] = list(doc)
+    return cached
+
+
+def sentence_numbers(doc: Doc) -> list[int]:
+    """The number of the sentence each token is in, made once per Doc."""
+    cached = doc.user_data.get("kg_sentences")
+    if cached is None or len(cached) != len(doc):
+        cached = [0] * len(doc)
+        for number, sent in enumerate(doc.sents):
+            cached[sent.start:sent.end] = [number] * (sent.end - sent.start)
+        doc.user_data["kg_sentences"] = cached
+    return cached
+
+
 _NER_LABEL = {
     "Person": "PERSON",
     "Country": "GPE",

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
+from .components import sentence_numbers, tokens
 from .model import Mention
 from .ontology import is_a
 
@@ -47,13 +48,10 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
     nominals = nominals or load_nominals()
     loaded_words = {w for e in gazetteer.entries.values() for w in e.descriptors}
     covered = {i for m in mentions for i in range(m.start, m.end)}
-    sent_index = {}
-    for number, sent in enumerate(doc.sents):
-        for token in sent:
-            sent_index[token.i] = number
+    sent_index = sentence_numbers(doc)
     resolved = list(mentions)
     by_start = sorted(mentions, key=lambda m: m.start)
-    for token in doc:
+    for token in tokens(doc):
         if token.i in covered:
             continue
         if token.lower_ in FIRST_PLURAL:

@@ -9,7 +9,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from .store import Store
-from .vocab import KG, PREFIXES
+from .vocab import KG, ONTOLOGY_GRAPH, PREFIXES
 
 RDF_FORMATS = {
     "turtle": ox.RdfFormat.TURTLE,
@@ -36,9 +36,43 @@ def _quads(store: Store):
     yield from store.quads()
 
 
+class _Counting:
+    """A binary writer that counts the lines going through it (one per N-Quads/N-Triples statement)."""
+
+    def __init__(self, output: IO[bytes]) -> None:
+        self.output, self.lines = output, 0
+
+    def write(self, data) -> int:
+        self.lines += bytes(data).count(b"\n")
+        return self.output.write(data)
+
+    def flush(self) -> None:
+        self.output.flush()
+
+
+DISTINCT_TRIPLES = (
+    "CONSTRUCT { ?s ?p ?o } WHERE { SELECT DISTINCT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } "
+    f"FILTER(?g != <{ONTOLOGY_GRAPH}>) }} }}"
+)
+
+
 def export_rdf(store: Store, fmt: str, output: IO[bytes], progress=None) -> int:
-    """Stream the graph out in an RDF format; returns the number of statements written."""
+    """Write the graph in an RDF format; returns the number of statements written.
+
+    On a local store the serialization runs inside Oxigraph: N-Quads and TriG dump the dataset
+    (every document's graph, the entity graph and the ontology graph), the triple formats
+    serialize the union of the graphs without repeats. Elsewhere quads stream through Python.
+    """
     rdf_format = RDF_FORMATS[fmt]
+    line_based = fmt in ("nquads", "ntriples")
+    oxi = getattr(store, "oxigraph", None)
+    if oxi is not None and (line_based or fmt == "jsonld" or rdf_format.supports_datasets):
+        writer = _Counting(output)
+        if rdf_format.supports_datasets:
+            oxi.dump(writer, rdf_format, prefixes=PREFIXES if fmt == "trig" else None)
+            return writer.lines if line_based else _count(store, "GRAPH ?g { ?s ?p ?o }")
+        oxi.query(DISTINCT_TRIPLES).serialize(writer, rdf_format)
+        return writer.lines if line_based else _count(store, None)
     count = 0
 
     def counted(items):
@@ -53,6 +87,12 @@ def export_rdf(store: Store, fmt: str, output: IO[bytes], progress=None) -> int:
     prefixes = PREFIXES if fmt in ("turtle", "trig") else None
     ox.serialize(counted(items), output, format=rdf_format, prefixes=prefixes)
     return count
+
+
+def _count(store: Store, pattern: str | None) -> int:
+    where = pattern or f"SELECT DISTINCT ?s ?p ?o WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(?g != <{ONTOLOGY_GRAPH}>) }}"
+    query = f"SELECT (COUNT(*) AS ?n) WHERE {{ {where} }}"
+    return int(next(iter(store.query(query, union=False)))["n"].value)
 
 
 def to_networkx(store: Store):

@@ -12,7 +12,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from .resources import ontology_file
 
@@ -29,6 +29,7 @@ _TRANSLITERATIONS = [
 _ARTICLE = re.compile(r"\b(al|el|ul|ad|ar|as|ash|az|an|at)\s+(?=\w)")
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lowercase ASCII-ish form: no accents, one kind of apostrophe, single spaces."""
     text = unicodedata.normalize("NFKD", text)
@@ -37,6 +38,7 @@ def fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
+@lru_cache(maxsize=65536)
 def name_key(text: str) -> str:
     """The form two names must share to be the same name (see the module docstring)."""
     s = fold(text)
@@ -60,6 +62,7 @@ def _spelling(s: str) -> str:
 _ARTICLE_JOIN = re.compile(r"\b(al|el|ul|ad|ar|as|ash|az|an|at)-(?=\w)")
 
 
+@lru_cache(maxsize=65536)
 def key_for_name(text: str) -> str:
     """Readable key of a name outside the gazetteer: "Bashar Al-Assad" -> "bashar-alassad"."""
     s = fold(text)

@@ -12,6 +12,7 @@ from functools import cache
 
 from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
 from .geonames import load_places
+from .components import sentence_numbers, tokens
 from .model import Mention
 
 NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
@@ -42,10 +43,10 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
     """All name and people-group mentions of ``doc``, in text order, keys left for resolve."""
     gazetteer = gazetteer or load_gazetteer()
     nominals = nominals or load_nominals()
-    sentence_of = _sentence_index(doc)
+    sentence_of = sentence_numbers(doc)
     mentions: list[Mention] = []
     taken: set[int] = set()
-    for token in doc:
+    for token in tokens(doc):
         entry_id = token._.kg_id
         if entry_id:
             entry = gazetteer.entries[entry_id]
@@ -94,7 +95,7 @@ _FUNCTION_WORDS = {"of", "the", "for", "and", "in", "de", "du", "des", "la", "le
 def _place_names(doc, taken, sentence_of) -> list[Mention]:
     """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out."""
     found = []
-    for token in doc:
+    for token in tokens(doc):
         kind = PLACE_SUFFIXES.get(token.lower_)
         if kind is None or not token.text[:1].isupper() or token.i in taken or token.is_sent_start:
             continue
@@ -114,7 +115,7 @@ def _place_names(doc, taken, sentence_of) -> list[Mention]:
 def _named_by_head(doc, taken, sentence_of, nominals) -> list[Mention]:
     """"the town of Bardhere": a proper noun NER missed, named a place by the noun it belongs to."""
     found = []
-    for token in doc:
+    for token in tokens(doc):
         if token.i in taken or token.pos_ != "PROPN" or not token.text[:1].isupper() or token.dep_ != "pobj":
             continue
         if token.head.lower_ != "of" or token.head.head.lemma_.lower() not in nominals.place_heads:
@@ -160,7 +161,7 @@ def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sen
     to the name just before the parenthesis), and a mention of every later use of the acronym."""
     defined: dict[str, Mention] = {}
     out = list(mentions)
-    for open_ in (t for t in doc if t.text == "("):
+    for open_ in (t for t in tokens(doc) if t.text == "("):
         i = open_.i
         if i + 2 >= len(doc) or doc[i + 2].text != ")":
             continue
@@ -204,7 +205,7 @@ def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sen
     if not defined:
         return out
     covered = {i for m in out for i in range(m.start, m.end)}
-    for token in doc:
+    for token in tokens(doc):
         name = defined.get(token.text)
         if name is None or token.i < name.end:
             continue
@@ -303,7 +304,7 @@ def _trim(ent) -> tuple[int, int]:
 def _people_groups(doc, gazetteer, nominals, taken, sentence_of) -> list[Mention]:
     """"nine Lebanese soldiers" -> a PersonGroup "Lebanese soldiers", keyed by nationality and noun."""
     found = []
-    for token in doc:
+    for token in tokens(doc):
         if token.i in taken or token.pos_ != "NOUN" or token.lemma_.lower() not in nominals.people_nouns:
             continue
         if token.tag_ not in ("NNS", "NNPS"):
@@ -327,11 +328,3 @@ def _mention(doc, start, end, type_, sentence_of, gazetteer_id=None) -> Mention:
         start=start, end=end, start_char=span.start_char, end_char=span.end_char, text=span.text,
         type=type_, kind="name", gazetteer_id=gazetteer_id, sentence=sentence_of[start],
     )
-
-
-def _sentence_index(doc) -> list[int]:
-    index = [0] * len(doc)
-    for number, sent in enumerate(doc.sents):
-        for i in range(sent.start, sent.end):
-            index[i] = number
-    return index

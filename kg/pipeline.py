@@ -31,3 +31,58 @@ def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[E
     docs = list(documents) if not isinstance(documents, list) else documents
     for document, doc in zip(docs, nlp.parse((d.text for d in docs), n_process=n_process), strict=True):
         yield extract(doc, document, extractor)
+
+
+def extract_batch(documents: list[Document]) -> list[Extraction]:
+    """Parse and extract a batch in this process (the task a worker process runs)."""
+    return list(extract_all(documents))
+
+
+class ProcessPool:
+    """Extraction in ``n`` worker processes, each parsing *and* extracting its own batches.
+
+    spaCy's own ``n_process`` parses in workers but leaves the extraction to the parent, which
+    then competes with them for the cores; here the parent only writes to the store.
+    """
+
+    BATCH = 16
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.pool = None  # started on the first batch: a rebuild with nothing new starts no worker
+
+    @property
+    def chunk(self) -> int:
+        return self.BATCH * self.n * 4
+
+    def __call__(self, documents: list[Document]) -> Iterator[Extraction]:
+        if self.pool is None:
+            import multiprocessing
+
+            # spawn, not fork: the parent holds an open store and its threads
+            self.pool = multiprocessing.get_context("spawn").Pool(self.n, initializer=_warm_up)
+        batches = [documents[i:i + self.BATCH] for i in range(0, len(documents), self.BATCH)]
+        for extractions in self.pool.imap_unordered(extract_batch, batches):
+            yield from extractions
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool.join()
+
+    def __enter__(self) -> ProcessPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is not None and self.pool is not None:
+            self.pool.terminate()
+        self.close()
+
+
+def _warm_up() -> None:
+    """Load the model, the gazetteer and the places once per worker, before the first batch."""
+    from . import nlp
+    from .geonames import load_places
+
+    nlp.load()
+    load_places()

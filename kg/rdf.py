@@ -10,6 +10,7 @@ entity graph computed over all documents (see :mod:`kg.store`).
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from collections.abc import Iterator
 
 import pyoxigraph as ox
@@ -20,8 +21,14 @@ from .model import Assertion, Entity, Extraction
 from .vocab import KG, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri
 
 
+@lru_cache(maxsize=131072)
+def _named(iri: str) -> ox.NamedNode:
+    return ox.NamedNode(iri)
+
+
 def N(term) -> ox.NamedNode:  # noqa: N802  (reads like the rdflib constructor it mirrors)
-    return ox.NamedNode(str(term))
+    """An Oxigraph IRI; the vocabulary's and the entities' IRIs are made once and reused."""
+    return _named(str(term))
 
 
 def literal(value, datatype=None) -> ox.Literal:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .components import tokens
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals
 from .lexicon import Lexicon, Rule, load_lexicon
 from .model import Assertion, Mention
@@ -63,6 +64,10 @@ class Extractor:
         self.gazetteer = gazetteer or load_gazetteer()
         self.nominals = nominals or load_nominals()
         self.predicates = self.lexicon.rules_for("predicate")
+        self.by_form: dict[str, dict[str, list[Rule]]] = {"VERB": {}, "NOUN": {}}
+        for rule in self.predicates:
+            for lemma in rule.lemmas:
+                self.by_form[rule.pos].setdefault(lemma, []).append(rule)
         titles = [(r, w) for r in self.lexicon.rules_for("title") for w in r.lemmas]
         self.titles = {w: r for r, w in titles}
 
@@ -80,10 +85,16 @@ class Extractor:
             for i in range(m.start, m.end):
                 self.at.setdefault(i, m)
         found: list[Found] = []
-        for token in doc:
-            forms = _forms(token)
-            for rule in self.predicates:
-                if rule.pos == _pos(token) and forms & rule.lemmas:
+        for token in tokens(doc):
+            pos = _pos(token)
+            if pos not in ("VERB", "NOUN"):
+                continue
+            by_form = self.by_form[pos]
+            if token.lemma_.lower() not in by_form and token.lower_ not in by_form and not token.n_lefts + token.n_rights:
+                continue
+            rules = {id(r): r for form in _forms(token) for r in by_form.get(form, ())}
+            for rule in self.predicates:  # in lexicon order
+                if id(rule) in rules:
                     found.extend(self._predicate(token, rule))
         for rule in self.lexicon.rules_for("title"):
             found.extend(self._titles(rule))

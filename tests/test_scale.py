@@ -96,3 +96,11 @@ def test_remote_store_errors_are_one_line(tmp_path):
     assert result.returncode == 4
     assert result.stderr.startswith(f"Error: cannot reach the SPARQL server at http://127.0.0.1:{port}")
     assert result.stderr.count("\n") == 1
+
+
+def test_two_worker_processes_build_the_same_graph(example_store, tmp_path):
+    import kg
+
+    report = kg.build([str(EXAMPLES)], store=tmp_path / "p2", n_process=2)
+    assert report.added == 2
+    assert _quads(tmp_path / "p2") == _quads(example_store)
