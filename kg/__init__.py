@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 __version__ = "0.1.0"
-__all__ = ["build", "query", "export", "to_networkx", "info", "validate", "evaluate", "open_store"]
+__all__ = ["build", "query", "remove", "export", "to_networkx", "info", "validate", "evaluate", "open_store"]
 
 
 def open_store(path: str | Path | None = None, writable: bool = False):
@@ -51,12 +51,30 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
 
 
 def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,
-          allow_service: bool = False):
-    """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.sparql.Result`."""
+          allow_service: bool = False, timeout: float | None = None):
+    """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.sparql.Result`.
+
+    Read-only; ``timeout`` (seconds) raises :class:`kg.errors.QueryError` when exceeded.
+    """
     from .sparql import run
 
     with open_store(store) as s:
-        return run(s, sparql, params, allow_service=allow_service)
+        return run(s, sparql, params, allow_service=allow_service, timeout=timeout)
+
+
+def remove(references: Iterable[str], store: str | Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
+    """Take documents out of the graph, each named by content hash (or its first 8+ characters),
+    name or path. Returns the (hash, name) pairs removed and the references that matched nothing."""
+    from .store import find_documents, remove_documents
+
+    with open_store(store, writable=True) as s:
+        found, missing = [], []
+        for reference in references:
+            matches = find_documents(s, reference)
+            (found.extend(matches) if matches else missing.append(reference))
+        found = sorted(set(found))
+        remove_documents(s, [doc_hash for doc_hash, _ in found])
+    return found, missing
 
 
 def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None, progress=None) -> int:

@@ -46,10 +46,15 @@ def build(sources: Iterable[str], store,
     report = BuildReport()
     pending: list[Document] = []
     stored = store.document_ids()
-    first_build = not stored
+    refresh_all = not stored or store.labels_stale()  # a first build, or one killed before its labels
     touched: set[str] = set()
+    marked = False
 
     def flush() -> None:
+        nonlocal marked
+        if not marked:  # from the first write until the labels are recomputed
+            store.mark_labels_stale()
+            marked = True
         for extraction in extract(pending):
             report.quads += store.add(extraction)
             report.added += 1
@@ -74,7 +79,8 @@ def build(sources: Iterable[str], store,
             flush()
     if pending:
         flush()
-    if touched:  # labels of the entities this build mentioned (all of them on a first build)
-        report.entities = store.refresh_entities(None if first_build else touched)
+    if touched or refresh_all:  # labels of the entities this build mentioned (all, if owed)
+        report.entities = store.refresh_entities(None if refresh_all else touched)
+        store.mark_labels_stale(False)
     store.flush()
     return report

@@ -82,7 +82,10 @@ def build(sources: tuple[str, ...], store: str | None, processes: int, scheduler
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="Bind ?NAME to VALUE (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
 @click.option("--allow-service", is_flag=True, help="Permit SERVICE calls to other SPARQL endpoints.")
-def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, allow_service: bool) -> None:
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              metavar="SECONDS", help="Give up on a query that runs longer.")
+def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, allow_service: bool,
+          timeout: float) -> None:
     """Run SPARQL: a name from queries/ (e.g. allies), a .rq file, or the query text.
 
     The default graph is the union of all documents' graphs. Queries are read-only.
@@ -95,8 +98,30 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
             first = path.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
             click.echo(f"{name:12} {first}")
         return
-    result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service)
+    result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service,
+                      timeout=timeout)
     click.echo(format_result(result, fmt))
+
+
+@cli.command()
+@click.argument("documents", nargs=-1, required=True)
+@_store_option
+def remove(documents: tuple[str, ...], store: str | None) -> None:
+    """Take documents out of the graph: each DOCUMENT is a content hash (or its first 8+
+    characters), a document name (file name without extension, JSONL id) or the path it was
+    built from. Facts only they supported, and entities only they mentioned, go with them;
+    building the same text again restores them."""
+    import kg
+
+    found, missing = kg.remove(documents, store=store)
+    for reference in missing:
+        _echo_err(f"Error: no stored document matches {reference!r} "
+                  "(give a content hash or its first 8 characters, a document name, or a path; see kg info)")
+    for doc_hash, name in found:
+        click.echo(f"removed {name} ({doc_hash[:12]})")
+    click.echo(f"removed: {len(found)} documents, {len(missing)} not found")
+    if missing:
+        sys.exit(1 if found else 3)
 
 
 @cli.command()

@@ -12,14 +12,20 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 from .model import Document, InputProblem
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
+HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
-SUFFIXES = TEXT_SUFFIXES | JSONL_SUFFIXES
-MAX_BYTES = 20 * 1024 * 1024
+SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | JSONL_SUFFIXES
+MAX_BYTES = 20 * 1024 * 1024  # one article; JSONL files stream and have no limit but this per line
+# what some binary files start with, to name them in the error
+MAGIC = {b"%PDF-": "a PDF file", b"PK\x03\x04": "a ZIP archive (or a .docx/.xlsx)", b"\x1f\x8b": "gzip-compressed",
+         b"\x89PNG": "a PNG image", b"\xff\xd8\xff": "a JPEG image", b"GIF8": "a GIF image",
+         b"\xd0\xcf\x11\xe0": "an old Microsoft Office file", b"{\\rtf": "an RTF document"}
 METADATA_FIELDS = ("title", "date", "url", "source")
 
 Item = Document | InputProblem
@@ -29,9 +35,14 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+
+
 def normalize_text(text: str) -> str:
-    """NFC, Unix newlines, no byte-order mark, no trailing whitespace: the hashed form of a text."""
-    text = unicodedata.normalize("NFC", text.lstrip("\ufeff"))
+    """NFC, Unix newlines, no byte-order mark, no control characters or lone surrogates (which
+    no RDF or XML serialization can carry), no trailing whitespace: the hashed form of a text."""
+    text = _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else " ", text.lstrip("\ufeff"))
+    text = unicodedata.normalize("NFC", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text.strip()
 
@@ -81,10 +92,15 @@ def _from_stdin() -> Iterator[Item]:
 
 def _from_file(path: Path) -> Iterator[Item]:
     where = str(path)
+    suffix = path.suffix.lower()
+    if suffix in JSONL_SUFFIXES:
+        yield from _from_jsonl_file(path)
+        return
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            yield InputProblem(where, f"file is {size // (1024 * 1024)} MB, larger than the 20 MB limit")
+            yield InputProblem(where, f"file is {size / 2**20:.0f} MB, larger than the {MAX_BYTES // 2**20} MB "
+                                      "limit for one article; split it, or put one article per line in a .jsonl file")
             return
         data = path.read_bytes()
     except OSError as exc:
@@ -94,13 +110,17 @@ def _from_file(path: Path) -> Iterator[Item]:
     if isinstance(text, InputProblem):
         yield text
         return
-    if path.suffix.lower() in JSONL_SUFFIXES:
-        yield from _from_jsonl_text(text, where)
+    if suffix in HTML_SUFFIXES or _looks_like_html(text):
+        body, title = html_text(text)
+        yield from _text_document(body, where, path.stem, str(path), title=title, kind="HTML page")
     else:
-        yield from _text_document(text, where, path.stem, str(path), markdown=path.suffix.lower() != ".txt")
+        yield from _text_document(text, where, path.stem, str(path), markdown=suffix not in (".txt", ".text"))
 
 
 def _decode(data: bytes, where: str) -> str | InputProblem:
+    for magic, what in MAGIC.items():
+        if data.startswith(magic):
+            return InputProblem(where, f"{what}, not text; convert it to plain text (UTF-8) first")
     if b"\x00" in data[:8192]:
         return InputProblem(where, "binary file, not text")
     try:
@@ -109,12 +129,67 @@ def _decode(data: bytes, where: str) -> str | InputProblem:
         return InputProblem(where, f"not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8")
 
 
-def _text_document(text: str, where: str, name: str, path: str | None, markdown: bool = False) -> Iterator[Item]:
-    title = None
+def _looks_like_html(text: str) -> bool:
+    head = text[:1024].lstrip().lower()
+    return head.startswith(("<!doctype html", "<html", "<?xml")) and "<html" in text[:4096].lower()
+
+
+class _HTMLText(HTMLParser):
+    """The readable text of a page: block elements become paragraphs, scripts and styles vanish."""
+
+    BLOCKS = {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "article", "section",
+              "blockquote", "tr", "table", "header", "footer", "figcaption", "pre", "main", "aside", "dd", "dt"}
+    SKIP = {"script", "style", "noscript", "template", "svg", "head", "nav", "form", "button", "iframe"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title: list[str] = []
+        self.skipping = 0
+        self.in_title = False
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "title":
+            self.in_title = True
+        elif tag in self.SKIP:
+            self.skipping += 1
+        elif tag in self.BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "title":
+            self.in_title = False
+        elif tag in self.SKIP:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in self.BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data) -> None:
+        if self.in_title:
+            self.title.append(data)
+        elif not self.skipping:
+            self.parts.append(data)
+
+
+def html_text(markup: str) -> tuple[str, str | None]:
+    """(text, title) of an HTML page."""
+    parser = _HTMLText()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except (AssertionError, ValueError):  # the parser is lenient; keep whatever it read
+        pass
+    paragraphs = [re.sub(r"\s+", " ", p).strip() for p in "".join(parser.parts).split("\n\n")]
+    title = re.sub(r"\s+", " ", "".join(parser.title)).strip() or None
+    return "\n\n".join(p for p in paragraphs if p), title
+
+
+def _text_document(text: str, where: str, name: str, path: str | None, markdown: bool = False,
+                   title: str | None = None, kind: str = "file") -> Iterator[Item]:
     if markdown:
         text, title = _strip_markdown(text)
-    if not text.strip():
-        yield InputProblem(where, "empty: no text to read")
+    if not normalize_text(text):
+        yield InputProblem(where, f"empty: the {kind} has no text to read")
         return
     yield make_document(text, name=name, path=path, title=title)
 
@@ -138,21 +213,45 @@ def _strip_markdown(text: str) -> tuple[str, str | None]:
 
 def _from_jsonl_text(text: str, where: str) -> Iterator[Item]:
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        at = f"{where}:{number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield InputProblem(at, f"not valid JSON ({exc.msg})")
-            continue
-        if not isinstance(record, dict):
-            yield InputProblem(at, "not a JSON object")
-            continue
-        body = record.get("text")
-        if not isinstance(body, str) or not body.strip():
-            yield InputProblem(at, 'no "text" field with the article text')
-            continue
-        meta = {k: str(record[k]) for k in METADATA_FIELDS if record.get(k) not in (None, "")}
-        name = str(record.get("id") or f"{Path(where).stem}-{number}")
-        yield make_document(body, name=name, path=at, **meta)
+        yield from _jsonl_record(line, f"{where}:{number}", where, number)
+
+
+def _from_jsonl_file(path: Path) -> Iterator[Item]:
+    """One article per line, read line by line: a JSONL file of any size streams."""
+    where = str(path)
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, start=1):
+                at = f"{where}:{number}"
+                if len(raw) > MAX_BYTES:
+                    yield InputProblem(at, f"line is {len(raw) / 2**20:.0f} MB, larger than the "
+                                           f"{MAX_BYTES // 2**20} MB limit for one article")
+                    continue
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    yield InputProblem(at, f"not valid UTF-8 (byte {exc.start} of the line); re-save the file as UTF-8")
+                    continue
+                yield from _jsonl_record(line, at, where, number)
+    except OSError as exc:
+        yield InputProblem(where, f"cannot read: {exc.strerror or exc}")
+
+
+def _jsonl_record(line: str, at: str, where: str, number: int) -> Iterator[Item]:
+    if not line.strip():
+        return
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        yield InputProblem(at, f"not valid JSON ({exc.msg} at column {exc.colno})")
+        return
+    if not isinstance(record, dict):
+        yield InputProblem(at, "not a JSON object")
+        return
+    body = record.get("text")
+    if not isinstance(body, str) or not normalize_text(body):
+        yield InputProblem(at, 'no "text" field with the article text')
+        return
+    meta = {k: normalize_text(str(record[k])) for k in METADATA_FIELDS if record.get(k) not in (None, "")}
+    name = normalize_text(str(record.get("id") or "")) or f"{Path(where).stem}-{number}"
+    yield make_document(body, name=name, path=at, **{k: v for k, v in meta.items() if v})

@@ -34,7 +34,7 @@ from .errors import QueryError, StoreError
 from .model import Extraction
 from .rdf import N, extraction_quads
 from .resources import ontology_file
-from .vocab import ENTITY_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from .vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 
 TIMEOUT = 120
 
@@ -115,6 +115,14 @@ class RemoteStore:
         self._update(f"DROP SILENT GRAPH <{document_graph(doc_id)}>")
         return True
 
+    def labels_stale(self) -> bool:
+        return bool(self.query(f"ASK {{ GRAPH <{META_GRAPH}> {{ <{ENTITY_GRAPH}> kg:labelsStale true }} }}",
+                               union=False))
+
+    def mark_labels_stale(self, stale: bool = True) -> None:
+        verb = "INSERT" if stale else "DELETE"
+        self._update(f"PREFIX kg: <{KG._NS}>\n{verb} DATA {{ GRAPH <{META_GRAPH}> {{ <{ENTITY_GRAPH}> kg:labelsStale true }} }}")
+
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
         from .store import entity_label_quads
 
@@ -147,7 +155,7 @@ class RemoteStore:
 
     def data_graphs(self) -> list:
         rows = self.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", union=False)
-        return [row["g"] for row in rows if row["g"].value != str(ONTOLOGY_GRAPH)]
+        return [row["g"] for row in rows if row["g"].value not in (str(ONTOLOGY_GRAPH), str(META_GRAPH))]
 
     def quads(self, graph=None) -> Iterator[ox.Quad]:
         if graph is not None:

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,8 +84,9 @@ def _term(value: str):
     return ox.Literal(value)
 
 
-def run(store: Store, query: str, params: dict[str, str] | None = None, allow_service: bool = False) -> Result:
-    """Run a read-only query with bound parameters."""
+def run(store: Store, query: str, params: dict[str, str] | None = None, allow_service: bool = False,
+        timeout: float | None = None) -> Result:
+    """Run a read-only query with bound parameters, giving up after ``timeout`` seconds."""
     text = load_query(query)
     bare = _strip(text)
     if _UPDATE.search(bare) and not _QUERY_FORM.search(bare):
@@ -97,25 +99,55 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
             substitutions[ox.Variable(name)] = _term(value)
         except ValueError as exc:
             raise UsageError(f"--param {name}: {exc}") from None
-    try:
-        answer = store.query(text, substitutions)
-    except SyntaxError as exc:
-        raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
-    except (OSError, RuntimeError) as exc:
-        # Oxigraph binds only projected variables; say so when that is the likely cause
-        hint = "each --param must be a variable the query selects" if substitutions else None
-        raise QueryError(f"query failed: {str(exc).splitlines()[0]}", hint=hint) from None
-    if isinstance(answer, ox.QueryBoolean):
-        return Result(("ask",), ((str(bool(answer)).lower(),),), boolean=bool(answer))
-    if isinstance(answer, ox.QuerySolutions):
-        variables = tuple(v.value for v in answer.variables)
-        solutions = [tuple(sol[v] for v in variables) for sol in answer]
-    else:
-        variables = ("subject", "predicate", "object")
-        solutions = [(t.subject, t.predicate, t.object) for t in answer]
+    def evaluate():
+        try:
+            answer = store.query(text, substitutions)
+            if isinstance(answer, ox.QueryBoolean):
+                return answer, None, None
+            if isinstance(answer, ox.QuerySolutions):
+                variables = tuple(v.value for v in answer.variables)
+                return None, variables, [tuple(sol[v] for v in variables) for sol in answer]
+            return None, ("subject", "predicate", "object"), [(t.subject, t.predicate, t.object) for t in answer]
+        except SyntaxError as exc:
+            raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
+        except (OSError, RuntimeError) as exc:
+            # Oxigraph binds only projected variables; say so when that is the likely cause
+            hint = "each --param must be a variable the query selects" if substitutions else None
+            raise QueryError(f"query failed: {str(exc).splitlines()[0]}", hint=hint) from None
+
+    boolean, variables, solutions = _within(evaluate, timeout)
+    if boolean is not None:
+        return Result(("ask",), ((str(bool(boolean)).lower(),),), boolean=bool(boolean))
     rows = tuple(tuple(None if t is None else t.value for t in row) for row in solutions)
     terms = tuple(tuple(_json_term(t) for t in row) for row in solutions)
     return Result(variables, rows, terms=terms)
+
+
+def _within(work, timeout: float | None):
+    """Run ``work`` and return its result, or raise QueryError after ``timeout`` seconds.
+
+    The query runs in a daemon thread (Oxigraph releases the GIL while it evaluates), so the
+    caller gets its answer in time; the abandoned evaluation ends with the process.
+    """
+    if not timeout:
+        return work()
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="kg-query", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise QueryError(f"the query did not finish within {timeout:g} s",
+                         hint="narrow it (LIMIT, a FILTER, a named relation) or raise --timeout")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _json_term(term) -> dict | None:

@@ -22,7 +22,7 @@ from .gazetteer import load_gazetteer
 from .model import Extraction
 from .rdf import ALT_LABEL, LABEL, PREF_LABEL, N, extraction_quads, literal
 from .resources import ontology_file
-from .vocab import ENTITY_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from .vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 
 ENV_VAR = "KG_STORE"
 
@@ -66,6 +66,44 @@ def entity_label_quads(store, subset: list[str] | None) -> tuple[list[ox.Quad], 
             if form != label:
                 quads.append(ox.Quad(node, ALT_LABEL, literal(form), graph))
     return quads, touched
+
+
+def find_documents(store, reference: str) -> list[tuple[str, str]]:
+    """(content hash, name) of the stored documents ``reference`` names: a content hash, its
+    first 8 or more characters, a document name (file stem or JSONL id) or the path it was read from."""
+    ref = reference.strip()
+    rows = store.query(
+        "SELECT ?hash ?name ?path WHERE { GRAPH ?g { ?d a kg:Document ; kg:contentHash ?hash ; "
+        "dcterms:identifier ?name OPTIONAL { ?d prov:atLocation ?path } } }", union=False)
+    found = []
+    as_path = str(Path(ref).resolve()) if ref else ""
+    for row in rows:
+        doc_hash, name = row["hash"].value, row["name"].value
+        path = row["path"].value if row["path"] is not None else None
+        if (ref == doc_hash or (len(ref) >= 8 and doc_hash.startswith(ref.lower())) or ref == name
+                or (path is not None and (ref == path or as_path == str(Path(path).resolve())))):
+            found.append((doc_hash, name))
+    return sorted(set(found))
+
+
+def remove_documents(store, doc_ids: Iterable[str]) -> int:
+    """Take documents out: their graphs go, and with them every triple only they supported; the
+    labels of the entities they mentioned are recomputed (an entity nothing mentions any more
+    loses them). Returns how many documents were removed."""
+    from .vocab import document_iri
+
+    ids = list(doc_ids)
+    entities: set[str] = set()
+    for doc_id in ids:
+        rows = store.query(f"SELECT DISTINCT ?e WHERE {{ GRAPH <{document_graph(doc_id)}> {{ ?e kg:mentionedIn "
+                           f"<{document_iri(doc_id)}> }} }}", union=False)
+        entities.update(row["e"].value for row in rows)
+    store.mark_labels_stale()
+    removed = sum(1 for doc_id in ids if store.remove_document(doc_id))
+    store.refresh_entities(entities)
+    store.mark_labels_stale(False)
+    store.flush()
+    return removed
 
 
 def open_store(location: str | os.PathLike | None = None, *, writable: bool = False):
@@ -133,6 +171,18 @@ class Store:
         self._ox.remove_graph(graph)
         return True
 
+    # entity labels are recomputed after documents change; a marker in the meta graph says a
+    # refresh is owed, so a build killed in between is finished by the next one
+    def labels_stale(self) -> bool:
+        return any(True for _ in self._ox.quads_for_pattern(N(ENTITY_GRAPH), N(KG.labelsStale), None, N(META_GRAPH)))
+
+    def mark_labels_stale(self, stale: bool = True) -> None:
+        quad = ox.Quad(N(ENTITY_GRAPH), N(KG.labelsStale), ox.Literal(True), N(META_GRAPH))
+        if stale:
+            self._ox.add(quad)
+        else:
+            self._ox.remove(quad)
+
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
         """Recompute entity labels: one rdfs:label/skos:prefLabel per entity, other forms as altLabels.
 
@@ -172,16 +222,17 @@ class Store:
                               substitutions=substitutions or None)
 
     def data_graphs(self) -> list:
-        """Every named graph except the ontology."""
-        return [g for g in self._ox.named_graphs() if g.value != str(ONTOLOGY_GRAPH)]
+        """Every named graph except the ontology and the bookkeeping."""
+        return [g for g in self._ox.named_graphs() if g.value not in (str(ONTOLOGY_GRAPH), str(META_GRAPH))]
 
     def quads(self, graph=None) -> Iterator[ox.Quad]:
         """Quads of one named graph, or of every data graph (not the ontology)."""
         if graph is not None:
             yield from self._ox.quads_for_pattern(None, None, None, graph)
             return
+        hidden = (str(ONTOLOGY_GRAPH), str(META_GRAPH))
         for quad in self._ox.quads_for_pattern(None, None, None, None):
-            if not isinstance(quad.graph_name, ox.DefaultGraph) and quad.graph_name.value != str(ONTOLOGY_GRAPH):
+            if not isinstance(quad.graph_name, ox.DefaultGraph) and quad.graph_name.value not in hidden:
                 yield quad
 
     @property

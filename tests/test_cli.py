@@ -104,8 +104,8 @@ def test_bad_inputs_are_reported_and_the_rest_goes_through(tmp_path):
     result = run_kg("build", str(tmp_path), str(tmp_path / "missing.md"), "--store", str(tmp_path / "store"))
     assert result.returncode == 1
     errors = result.stderr.strip().splitlines()
-    assert f"Error: {tmp_path / 'empty.txt'}: empty: no text to read" in errors
-    assert f"Error: {tmp_path / 'binary.txt'}: binary file, not text" in errors
+    assert f"Error: {tmp_path / 'empty.txt'}: empty: the file has no text to read" in errors
+    assert f"Error: {tmp_path / 'binary.txt'}: a PDF file, not text; convert it to plain text (UTF-8) first" in errors
     assert any(e.startswith(f"Error: {tmp_path / 'latin1.txt'}: not valid UTF-8") for e in errors)
     assert any(e.startswith(f"Error: {tmp_path / 'feed.jsonl'}:2: not valid JSON") for e in errors)
     assert f'Error: {tmp_path / "feed.jsonl"}:3: no "text" field with the article text' in errors

@@ -1,0 +1,260 @@
+"""Bad input, crashes, concurrency, hostile queries and retraction: nothing stored is lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, ROOT
+
+KG = [sys.executable, "-m", "kg"]
+DEV = ROOT / "tests" / "data" / "dev" / "articles"
+
+
+def run_kg(*args, **kw):
+    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600, **kw)
+
+
+def graphs(location) -> dict[str, set[str]]:
+    """Every graph of a store as a set of N-Quads lines, by graph name."""
+    import kg
+
+    out: dict[str, set[str]] = {}
+    with kg.open_store(location) as store:
+        for quad in store.quads():
+            out.setdefault(quad.graph_name.value, set()).add(str(quad))
+    return out
+
+
+def one_line_errors(stderr: str) -> list[str]:
+    lines = stderr.strip().splitlines()
+    assert all(line.startswith("Error: ") for line in lines), stderr
+    assert "Traceback" not in stderr
+    return lines
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_bad_inputs_each_get_one_line_and_nothing_stored_is_lost(tmp_path, example_store):
+    store = tmp_path / "store"
+    assert run_kg("build", str(EXAMPLES), "--store", str(store)).returncode == 0
+    before = graphs(store)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "empty.txt").write_text("")
+    (bad / "spaces.md").write_text("   \n\n  \t\n")
+    (bad / "report.txt").write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+    (bad / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (bad / "latin1.txt").write_bytes("Le Liban a d\xe9clar\xe9 un cessez-le-feu.".encode("latin-1"))
+    big = bad / "huge.txt"
+    with open(big, "wb") as f:  # 50 MB of text
+        f.write(b"Hezbollah fighters attacked Nusra Front positions near Arsal. " * (50 * 2**20 // 62))
+    (bad / "feed.jsonl").write_bytes(
+        b'{"id": "ok-1", "text": "Houthi fighters captured Hodeidah."}\n'
+        b'{"id": "half", "text": "Daesh overran Ar\n'
+        b'["a", "list"]\n'
+        b'{"id": "notext", "title": "No body"}\n'
+        b'{"id": "latin", "text": "caf\xe9"}\n'
+        b'{"id": "ctrl", "text": "The Taliban\\u0000 seized \\ud800Kunduz\\u0007 on Monday."}\n')
+    (bad / "page.html").write_text(
+        "<!DOCTYPE html><html><head><title>Sirte falls</title><script>var x = 'Hezbollah';</script></head>"
+        "<body><nav>Home | World</nav><h1>Sirte falls</h1><p>Forces loyal to the Government of National "
+        "Accord captured Sirte from Islamic State on Monday.</p></body></html>")
+    result = run_kg("build", str(bad), "--store", str(store))
+    assert result.returncode == 1, result.stderr
+    errors = one_line_errors(result.stderr)
+    expected = {
+        "empty.txt": "empty: the file has no text to read",
+        "spaces.md": "empty: the file has no text to read",
+        "report.txt": "a PDF file, not text",
+        "image.txt": "a PNG image, not text",
+        "latin1.txt": "not valid UTF-8",
+        "huge.txt": "file is 50 MB, larger than the 20 MB limit for one article",
+        "feed.jsonl:2": "not valid JSON",
+        "feed.jsonl:3": "not a JSON object",
+        "feed.jsonl:4": 'no "text" field',
+        "feed.jsonl:5": "not valid UTF-8",
+    }
+    for where, problem in expected.items():
+        assert any(e.startswith(f"Error: {bad / where}: {problem}") for e in errors), (where, errors)
+    assert len(errors) == len(expected)
+    assert "3 new documents" in result.stdout  # ok-1, ctrl (cleaned), page.html
+    after = graphs(store)
+    for graph, quads in before.items():
+        if "graph/entities" not in graph:
+            assert after[graph] == quads, "a stored document changed"
+    import kg
+
+    titles = kg.query("SELECT ?t WHERE { ?d <http://purl.org/dc/terms/title> ?t }", store=store).rows
+    assert ("Sirte falls",) in titles
+    captures = kg.query("captures", store=store).rows
+    assert any(row[0] == "Government of National Accord" and row[1] == "Sirte" for row in captures)
+    assert not any("var x" in " ".join(map(str, r)) for r in kg.query("evidence", store=store).rows)
+
+
+def test_no_input_at_all_is_exit_3(tmp_path):
+    (tmp_path / "empty.txt").write_text("")
+    result = run_kg("build", str(tmp_path / "empty.txt"), "--store", str(tmp_path / "s"))
+    assert result.returncode == 3
+    assert one_line_errors(result.stderr) == [f"Error: {tmp_path / 'empty.txt'}: empty: the file has no text to read"]
+
+
+# ---------------------------------------------------------------- crashes
+
+
+def _corpus(tmp_path: Path) -> Path:
+    """40 articles: the examples, the development set and recombinations of their paragraphs."""
+    paragraphs = [p for f in sorted(DEV.glob("*.txt")) + sorted(EXAMPLES.glob("*.txt"))
+                  for p in f.read_text().split("\n\n") if p.strip()]
+    rng = random.Random(3)
+    path = tmp_path / "corpus.jsonl"
+    with open(path, "w") as out:
+        for i in range(40):
+            out.write(json.dumps({"id": f"a{i:02d}", "text": "\n\n".join(rng.sample(paragraphs, 3))}) + "\n")
+    return path
+
+
+def test_builds_killed_at_random_moments_leave_whole_documents_and_the_next_run_finishes(tmp_path):
+    corpus = _corpus(tmp_path)
+    reference = tmp_path / "reference"
+    assert run_kg("build", str(corpus), "--store", str(reference), "--quiet").returncode == 0
+    want = graphs(reference)
+    victim = tmp_path / "victim"
+    rng = random.Random(11)
+    kills = 0
+    for _ in range(6):
+        process = subprocess.Popen([*KG, "build", str(corpus), "--store", str(victim), "--quiet"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(1.0, 6.0))
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            kills += 1
+        process.wait()
+        have = graphs(victim)  # the store opens after every kill
+        for graph, quads in have.items():
+            if "/graph/doc/" in graph:
+                assert quads == want[graph], "a document is in the store only in part"
+    assert kills >= 3, "the corpus built too fast to be interrupted: make it bigger"
+    result = run_kg("build", str(corpus), "--store", str(victim), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert graphs(victim) == want, "after the kills, one more run gives exactly the uninterrupted graph"
+
+
+# ---------------------------------------------------------------- concurrency
+
+
+def test_two_builds_at_once_one_waits_or_fails_clearly_and_queries_keep_working(tmp_path):
+    corpus = _corpus(tmp_path)
+    store = tmp_path / "store"
+    assert run_kg("build", str(EXAMPLES), "--store", str(store)).returncode == 0
+    first = subprocess.Popen([*KG, "build", str(corpus), "--store", str(store), "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    second = run_kg("build", str(DEV), "--store", str(store), "--quiet")
+    query = run_kg("query", "allies", "--store", str(store))
+    out, err = first.communicate(timeout=600)
+    assert first.returncode == 0, err
+    assert second.returncode in (0, 4)
+    if second.returncode == 4:
+        assert one_line_errors(second.stderr) == [
+            f"Error: the store at {store} is in use by another kg build (wait for it to finish, or use another --store)"]
+    assert query.returncode in (0, 4) and "Traceback" not in query.stderr
+    if query.returncode == 0:
+        assert "Hezbollah" in query.stdout
+    finished = run_kg("build", str(corpus), str(DEV), str(EXAMPLES), "--store", str(store), "--quiet")
+    assert finished.returncode == 0
+    reference = tmp_path / "reference"
+    run_kg("build", str(EXAMPLES), str(corpus), str(DEV), "--store", str(reference), "--quiet")
+    assert graphs(store) == graphs(reference)
+
+
+# ---------------------------------------------------------------- hostile queries
+
+
+HOSTILE = [
+    "INSERT DATA { <http://x> <http://y> <http://z> }",
+    "DELETE WHERE { ?s ?p ?o }",
+    "DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
+    "LOAD <http://example.org/data.ttl>",
+    "CLEAR ALL",
+    "CLEAR DEFAULT",
+    "DROP ALL",
+    "DROP GRAPH <https://w3id.org/kg/graph/entities>",
+    "CREATE GRAPH <http://example.org/g>",
+    "ADD DEFAULT TO <http://example.org/g>",
+    "MOVE DEFAULT TO <http://example.org/g>",
+    "COPY DEFAULT TO <http://example.org/g>",
+    "WITH <http://x> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
+    "SELECT * WHERE { ?s ?p ?o } ; DROP ALL",
+    "SELECT * WHERE { SERVICE <http://169.254.169.254/latest/meta-data/> { ?s ?p ?o } }",
+    "SELECT * WHERE { SERVICE SILENT <http://localhost:7878/query> { ?s ?p ?o } }",
+]
+
+
+@pytest.mark.parametrize("sparql", HOSTILE)
+def test_hostile_queries_are_refused_and_change_nothing(sparql, store_copy):
+    before = graphs(store_copy)
+    result = run_kg("query", sparql, "--store", str(store_copy))
+    assert result.returncode == 5, (sparql, result.stdout, result.stderr)
+    assert len(one_line_errors(result.stderr)) == 1
+    assert graphs(store_copy) == before
+
+
+def test_parameters_are_bound_never_spliced(store_copy):
+    before = graphs(store_copy)
+    for value in ['Daesh" ) } ; DROP ALL ; #', "x' || true || '", "<http://evil>", "\\\" } } DELETE WHERE { ?s ?p ?o"]:
+        result = run_kg("query", "entity", "--param", f"name={value}", "--store", str(store_copy), "--format", "json")
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert data["results"]["bindings"] == []
+    assert graphs(store_copy) == before
+
+
+def test_query_timeout(store_copy):
+    heavy = ("SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?x . ?b ?q ?x . ?c ?r ?x . ?d ?s ?x . ?e ?t ?x }")
+    started = time.monotonic()
+    result = run_kg("query", heavy, "--store", str(store_copy), "--timeout", "1")
+    assert time.monotonic() - started < 30
+    assert result.returncode == 5
+    assert one_line_errors(result.stderr) == [
+        "Error: the query did not finish within 1 s (narrow it (LIMIT, a FILTER, a named relation) or raise --timeout)"]
+
+
+# ---------------------------------------------------------------- retraction
+
+
+def test_remove_a_document_and_rebuilding_restores_the_same_graph(tmp_path, example_store):
+    import kg
+
+    store = tmp_path / "store"
+    kg.build([str(EXAMPLES), str(DEV)], store=store)
+    full = graphs(store)
+    victim = "013_sirte_odyssey_lightning"
+    result = run_kg("remove", victim, "--store", str(store))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith(f"removed {victim} (")
+    after = graphs(store)
+    gone = set(full) - set(after)
+    assert len(gone) == 1 and "/graph/doc/" in next(iter(gone))
+    labels = after.get("https://w3id.org/kg/graph/entities", set())
+    assert not any("uss-wasp" in q for q in labels), "an entity only that document mentioned keeps no labels"
+    assert any("/entity/sirte>" in q for q in labels), "an entity other documents mention keeps its labels"
+    # by hash prefix, and by path; unknown references are one line each
+    doc_hash = next(iter(gone)).rsplit("/", 1)[-1]
+    kg.build([str(DEV / f"{victim}.txt")], store=store)
+    assert graphs(store) == full, "rebuilding the document restores the same graph"
+    assert run_kg("remove", doc_hash[:10], "--store", str(store)).returncode == 0
+    kg.build([str(DEV / f"{victim}.txt")], store=store)
+    assert run_kg("remove", str(DEV / f"{victim}.txt"), "--store", str(store)).returncode == 0
+    missing = run_kg("remove", "no-such-doc", "--store", str(store))
+    assert missing.returncode == 3
+    assert one_line_errors(missing.stderr)[0].startswith("Error: no stored document matches 'no-such-doc'")
