@@ -132,7 +132,7 @@ for name in names:
     runs = []
     for _ in range(3):
         t = time.perf_counter(); list(ds.query(text)); runs.append(time.perf_counter() - t)
-        if runs[-1] > 60: break
+        if runs[-1] > 5: break
     out["queries"][name] = statistics.median(runs)
 print(json.dumps(out))
 """

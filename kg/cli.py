@@ -181,6 +181,121 @@ def validate(store: str | None, file: str | None) -> None:
     sys.exit(6)
 
 
+def _graph(store: str | None, relations: str | None = None, since: str | None = None, until: str | None = None):
+    import kg
+    from .analysis import filter_graph
+
+    graph = kg.to_networkx(store=store)
+    return filter_graph(graph, relations.split(",") if relations else None, since, until)
+
+
+_RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked)."
+
+
+@cli.command()
+@_store_option
+@click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
+@click.option("--since", metavar="DATE", help="Only facts stated by documents dated on or after DATE (YYYY[-MM[-DD]]).")
+@click.option("--until", metavar="DATE", help="Only facts stated by documents dated on or before DATE.")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000), help="Rows per ranking.")
+@click.option("--ego", metavar="ENTITY", help="Also the neighbourhood of this entity (a label or alias).")
+@click.option("--radius", default=1, show_default=True, type=click.IntRange(1, 5), help="Hops around --ego.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+def analyze(store, relations, since, until, top, ego, radius, fmt) -> None:
+    """Who is central and which camps form: degree, PageRank and betweenness (top N), Louvain
+    communities, connected components, and the ego network of an entity."""
+    from .analysis import analyze as run
+    from .sparql import table
+
+    result = run(_graph(store, relations, since, until), top=top, ego=ego, radius=radius)
+    if fmt == "json":
+        click.echo(json.dumps(result.as_dict(), indent=1, ensure_ascii=False))
+        return
+    rankings = (("degree", result.degree), ("pagerank", result.pagerank),
+                ("betweenness" + ("" if result.betweenness_exact else " (sampled)"), result.betweenness))
+    if fmt == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["measure", "rank", "entity", "label", "type", "score"])
+        for name, rows in rankings:
+            for rank, (iri, label, type_, score) in enumerate(rows, start=1):
+                writer.writerow([name.split()[0], rank, iri, label, type_, score])
+        for number, members in enumerate(result.communities, start=1):
+            for label in members:
+                writer.writerow(["community", number, "", label, "", len(members)])
+        return
+    click.echo(f"{result.nodes} entities, {result.edges} facts; relations: {', '.join(result.relations) or '-'}")
+    for name, rows in rankings:
+        click.echo(f"\n{name}")
+        click.echo(table(("rank", "entity", "type", "score"),
+                         [(i, label, type_, f"{score:.4f}" if isinstance(score, float) else score)
+                          for i, (_, label, type_, score) in enumerate(rows, start=1)]))
+    click.echo(f"\ncommunities (Louvain): {len(result.communities)}")
+    for number, members in enumerate(result.communities, start=1):
+        click.echo(f"  {number}. " + ", ".join(members))
+    click.echo(f"connected components: {len(result.components)}; largest has {len(result.components[0]) if result.components else 0} entities")
+    if result.ego:
+        click.echo(f"\nego network of {result.ego['entity']} (radius {result.ego['radius']}): "
+                   f"{len(result.ego['nodes'])} entities")
+        for s_, p, o in result.ego["facts"]:
+            click.echo(f"  {s_} {p} {o}")
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("target")
+@_store_option
+@click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
+@click.option("--limit", default=3, show_default=True, type=click.IntRange(1, 100), help="How many shortest chains.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def path(source, target, store, relations, limit, fmt) -> None:
+    """The shortest chains of facts between two entities, each hop with its evidence."""
+    import kg
+    from .analysis import paths
+
+    graph = _graph(store, relations)
+    with kg.open_store(store) as s:
+        chains = paths(s, graph, source, target, limit=limit)
+    if fmt == "json":
+        click.echo(json.dumps([[h.__dict__ for h in chain] for chain in chains], indent=1, ensure_ascii=False))
+        return
+    if not chains:
+        click.echo(f"no chain of facts connects {source} and {target}")
+        sys.exit(1)
+    for number, chain in enumerate(chains, start=1):
+        click.echo(f"chain {number}:")
+        for hop in chain:
+            click.echo(f"  {hop.source} --{hop.predicate}--> {hop.target}")
+            for sentence, document in hop.evidence[:3]:
+                click.echo(f"      [{document}] {sentence}")
+
+
+@cli.command()
+@_store_option
+@click.option("-o", "--output", metavar="FILE", required=True, help="The .html or .png file to write.")
+@click.option("--format", "fmt", type=click.Choice(["html", "png"]), help="Default: from the file name.")
+@click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
+@click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
+              help="Draw the best-connected entities only.")
+@click.option("--title", default="kg: who did what to whom", show_default=True)
+def viz(store, output, fmt, relations, max_nodes, title) -> None:
+    """Draw the graph: an interactive page that works offline (.html: search, relation filters,
+    names and evidence on click) or a static picture (.png)."""
+    import kg
+    from .viz import graph_data, write_html, write_png
+
+    fmt = fmt or ("png" if output.lower().endswith(".png") else "html")
+    graph = _graph(store, relations)
+    if fmt == "png":
+        write_png(graph, output, title=title, max_nodes=min(max_nodes, 150))
+    else:
+        with kg.open_store(store) as s:
+            data = graph_data(s, graph, max_nodes=max_nodes)
+        write_html(data, output, title=title)
+    click.echo(f"wrote {output}: {min(graph.number_of_nodes(), max_nodes)} entities", err=True)
+
+
 @cli.command("eval")
 @click.argument("gold_dir", type=click.Path(file_okay=False))
 @_store_option

@@ -9,7 +9,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from .store import Store
-from .vocab import KG, ONTOLOGY_GRAPH, PREFIXES
+from .vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
 RDF_FORMATS = {
     "turtle": ox.RdfFormat.TURTLE,
@@ -98,9 +98,10 @@ def _count(store: Store, pattern: str | None) -> int:
 def to_networkx(store: Store):
     """The entity-to-entity graph as a ``networkx.MultiDiGraph``.
 
-    Nodes are entity IRIs with ``label`` and ``type``; each edge is one fact with ``predicate``
-    (local name), ``confidence`` (the highest of its assertions) and ``documents`` (how many
-    documents state it).
+    Nodes are entity IRIs with ``label``, ``type`` (the most specific class) and ``aliases``
+    (``|``-separated); each edge is one fact, keyed by its relation, with ``predicate`` (local
+    name), ``confidence`` (the highest of its assertions), ``documents`` (how many documents state
+    it) and ``first_date`` / ``last_date`` (of those documents, where they have dates).
     """
     import networkx as nx
 
@@ -109,26 +110,36 @@ def to_networkx(store: Store):
     graph = nx.MultiDiGraph()
     depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
     ns = str(KG._NS)
-    for row in store.query(
-        "SELECT ?e ?label ?type WHERE { ?e kg:mentionedIn ?d ; rdfs:label ?label ; a ?type "
-        "FILTER(STRSTARTS(STR(?type), STR(kg:))) }"
-    ):
+    entities = f"<{ENTITY_GRAPH}>"
+    labels: dict[str, str] = {}
+    aliases: dict[str, set[str]] = {}
+    for row in store.query(f"SELECT ?e ?label ?alt WHERE {{ GRAPH {entities} {{ ?e rdfs:label ?label "
+                           "OPTIONAL { ?e skos:altLabel ?alt } } }", union=False):
+        labels[row["e"].value] = row["label"].value
+        if row["alt"] is not None:
+            aliases.setdefault(row["e"].value, set()).add(row["alt"].value)
+    for row in store.query("SELECT DISTINCT ?e ?type WHERE { GRAPH ?g { ?e kg:mentionedIn ?d ; a ?type } "
+                           "FILTER(STRSTARTS(STR(?type), STR(kg:))) }", union=False):
         iri, type_ = row["e"].value, row["type"].value[len(ns):]
         current = graph.nodes[iri].get("type") if iri in graph else None
         if current is None or depth.get(type_, 0) > depth.get(current, 0):
-            graph.add_node(iri, label=row["label"].value, type=type_)
+            graph.add_node(iri, label=labels.get(iri, iri.rsplit("/", 1)[-1]), type=type_,
+                           aliases="|".join(sorted(aliases.get(iri, ()))))
     for row in store.query(
-        "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) WHERE { "
-        "?st a kg:Assertion ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
-        "prov:wasDerivedFrom ?doc ; kg:confidence ?c } GROUP BY ?s ?p ?o"
+        "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) (MIN(?date) AS ?first) "
+        "(MAX(?date) AS ?last) WHERE { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
+        "prov:wasDerivedFrom ?doc ; kg:confidence ?c OPTIONAL { ?doc dcterms:date ?date } } } GROUP BY ?s ?p ?o",
+        union=False,
     ):
         s, o = row["s"].value, row["o"].value
         predicate = row["p"].value[len(ns):]
         for node in (s, o):
             if node not in graph:
-                graph.add_node(node, label=node.rsplit("/", 1)[-1], type="Entity")
+                graph.add_node(node, label=labels.get(node, node.rsplit("/", 1)[-1]), type="Entity", aliases="")
+        dates = {k: row[k].value for k in ("first", "last") if row[k] is not None}
         graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
-                       documents=int(row["docs"].value))
+                       documents=int(row["docs"].value),
+                       **{f"{k}_date": v for k, v in dates.items()})
     return graph
 
 

@@ -1,0 +1,179 @@
+"""Graph analysis on the entity-to-entity projection: centrality, communities, components,
+ego networks (``kg analyze``) and chains of facts between two entities (``kg path``).
+
+Everything runs on :func:`kg.exporters.to_networkx` (entities as nodes, one edge per fact), not
+on the whole RDF graph: at a million triples that projection has some 20,000 nodes, where
+PageRank takes a tenth of a second. Exact betweenness is quadratic, so above
+:data:`EXACT_BETWEENNESS_LIMIT` nodes it is estimated from a fixed-seed sample of pivots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .errors import UsageError
+
+EXACT_BETWEENNESS_LIMIT = 2000
+BETWEENNESS_SAMPLE = 500
+SEED = 42
+
+
+@dataclass
+class Analysis:
+    nodes: int
+    edges: int
+    relations: list[str]
+    degree: list[tuple[str, str, str, float]] = field(default_factory=list)  # (iri, label, type, score)
+    pagerank: list[tuple[str, str, str, float]] = field(default_factory=list)
+    betweenness: list[tuple[str, str, str, float]] = field(default_factory=list)
+    betweenness_exact: bool = True
+    communities: list[list[str]] = field(default_factory=list)  # labels, biggest first
+    components: list[list[str]] = field(default_factory=list)
+    ego: dict | None = None
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def filter_graph(graph, relations: Iterable[str] | None = None, since: str | None = None,
+                 until: str | None = None):
+    """The facts of the given relations, stated by documents dated within [since, until]."""
+    wanted = {r.strip() for r in relations or () if r.strip()}
+    if wanted:
+        known = {d["predicate"] for _, _, d in graph.edges(data=True)}
+        unknown = wanted - known - _all_relations()
+        if unknown:
+            raise UsageError(f"--relations: unknown relation {', '.join(sorted(unknown))}",
+                             hint=f"relations: {', '.join(sorted(_all_relations()))}")
+    out = graph.__class__()
+    out.add_nodes_from(graph.nodes(data=True))
+    for s, o, key, data in graph.edges(keys=True, data=True):
+        if wanted and data["predicate"] not in wanted:
+            continue
+        if since or until:
+            first, last = data.get("first_date") or "", data.get("last_date") or ""
+            if not first:
+                continue  # undated facts cannot satisfy a date filter
+            if since and last[:len(since)] < since:
+                continue
+            if until and first[:len(until)] > until:
+                continue
+        out.add_edge(s, o, key=key, **data)
+    out.remove_nodes_from([n for n in list(out) if out.degree(n) == 0])
+    return out
+
+
+def _all_relations() -> set[str]:
+    from .lexicon import load_lexicon
+
+    return set(load_lexicon().relations)
+
+
+def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1) -> Analysis:
+    import networkx as nx
+
+    simple = nx.Graph()
+    simple.add_nodes_from(graph.nodes(data=True))
+    directed = nx.DiGraph()
+    directed.add_nodes_from(graph.nodes(data=True))
+    for s, o, data in graph.edges(data=True):
+        weight = data.get("documents", 1)
+        for g, (a, b) in ((simple, (s, o)), (directed, (s, o))):
+            if g.has_edge(a, b):
+                g[a][b]["weight"] += weight
+            else:
+                g.add_edge(a, b, weight=weight)
+
+    def ranked(scores: dict) -> list[tuple[str, str, str, float]]:
+        best = sorted(scores.items(), key=lambda kv: (-kv[1], graph.nodes[kv[0]].get("label", kv[0])))[:top]
+        return [(n, graph.nodes[n].get("label", n), graph.nodes[n].get("type", "Entity"), round(v, 6)) for n, v in best]
+
+    result = Analysis(nodes=graph.number_of_nodes(), edges=graph.number_of_edges(),
+                      relations=sorted({d["predicate"] for _, _, d in graph.edges(data=True)}))
+    if graph.number_of_nodes() == 0:
+        return result
+    result.degree = ranked(dict(graph.degree()))
+    result.pagerank = ranked(nx.pagerank(directed, weight="weight") if directed.number_of_edges() else {})
+    exact = simple.number_of_nodes() <= EXACT_BETWEENNESS_LIMIT
+    k = None if exact else min(BETWEENNESS_SAMPLE, simple.number_of_nodes())
+    result.betweenness = ranked(nx.betweenness_centrality(simple, k=k, seed=SEED))
+    result.betweenness_exact = exact
+    communities = nx.community.louvain_communities(simple, weight="weight", seed=SEED) if simple.number_of_edges() else []
+    label = lambda n: graph.nodes[n].get("label", n)  # noqa: E731
+    result.communities = sorted((sorted(map(label, c)) for c in communities if len(c) > 1), key=lambda c: (-len(c), c))
+    result.components = sorted((sorted(map(label, c)) for c in nx.connected_components(simple)),
+                               key=lambda c: (-len(c), c))
+    if ego:
+        center = resolve_entity(graph, ego)
+        sub = nx.ego_graph(simple, center, radius=radius)
+        facts = [(label(s), d["predicate"], label(o)) for s, o, d in graph.edges(data=True) if s in sub and o in sub]
+        result.ego = {"entity": label(center), "radius": radius, "nodes": sorted(map(label, sub)),
+                      "facts": sorted(facts)}
+    return result
+
+
+def resolve_entity(graph, name: str) -> str:
+    """The node whose label or alias is ``name`` (case-insensitive), or a clear error."""
+    wanted = name.strip().lower()
+    exact = [n for n, d in graph.nodes(data=True) if d.get("label", "").lower() == wanted or n == name]
+    if not exact:
+        exact = [n for n, d in graph.nodes(data=True) if wanted in (a.lower() for a in d.get("aliases", "").split("|") if a)]
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        labels = ", ".join(sorted(graph.nodes[n].get("label", n) for n in exact))
+        raise UsageError(f"{name!r} names several entities: {labels}", hint="use the entity IRI")
+    near = sorted(d.get("label", n) for n, d in graph.nodes(data=True) if wanted in d.get("label", "").lower())[:5]
+    hint = f"did you mean: {', '.join(near)}" if near else "see `kg query entity --param name=...` or kg info"
+    raise UsageError(f"no entity called {name!r} in the graph", hint=hint)
+
+
+@dataclass
+class Hop:
+    source: str
+    predicate: str
+    target: str
+    evidence: list[tuple[str, str]]  # (sentence, document)
+
+
+def paths(store, graph, a: str, b: str, limit: int = 3) -> list[list[Hop]]:
+    """The shortest chains of facts between ``a`` and ``b`` (in either direction), with evidence."""
+    import networkx as nx
+
+    start, end = resolve_entity(graph, a), resolve_entity(graph, b)
+    simple = nx.Graph(graph.to_undirected(as_view=True))
+    if start == end:
+        raise UsageError("the two entities are the same")
+    try:
+        found = []
+        for route in nx.all_shortest_paths(simple, start, end):
+            found.append(route)
+            if len(found) >= limit:
+                break
+    except nx.NetworkXNoPath:
+        return []
+    label = lambda n: graph.nodes[n].get("label", n)  # noqa: E731
+    chains = []
+    for route in found:
+        hops = []
+        for u, v in zip(route, route[1:]):
+            for s, o in ((u, v), (v, u)):
+                for data in (graph.get_edge_data(s, o) or {}).values():
+                    hops.append(Hop(label(s), data["predicate"], label(o), evidence(store, s, data["predicate"], o)))
+        chains.append(hops)
+    return chains
+
+
+def evidence(store, subject: str, predicate: str, obj: str) -> list[tuple[str, str]]:
+    """(sentence, document) of every assertion of one fact."""
+    import pyoxigraph as ox
+
+    from .vocab import KG
+
+    s, p, o = (str(ox.NamedNode(x)) for x in (subject, str(KG._NS[predicate]), obj))  # validated IRIs
+    rows = store.query(
+        f"SELECT DISTINCT ?sentence ?document WHERE {{ GRAPH ?g {{ ?st rdf:subject {s} ; rdf:predicate {p} ; "
+        f"rdf:object {o} ; kg:evidence ?sentence ; prov:wasDerivedFrom ?d . ?d dcterms:identifier ?document }} }} "
+        "ORDER BY ?document ?sentence", union=False)
+    return [(r["sentence"].value, r["document"].value) for r in rows]

@@ -1,0 +1,162 @@
+"""Analysis, paths and pictures of the example graph; the HTML page in a real, offline Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+KG = [sys.executable, "-m", "kg"]
+ARTIFACTS = Path(os.environ.get("KG_TEST_ARTIFACTS", ROOT / "test-artifacts"))
+
+
+def run_kg(*args):
+    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600)
+
+
+def test_analyze_ranks_communities_and_ego(example_store):
+    result = run_kg("analyze", "--store", str(example_store), "--format", "json", "--ego", "Daesh")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["nodes"] > 5 and data["edges"] > 5
+    assert data["degree"][0][1] == "Islamic State", "the group every fact of the examples is about"
+    assert data["pagerank"] and data["betweenness"] and data["communities"] and data["components"]
+    assert data["ego"]["entity"] == "Islamic State"
+    assert ["Islamic State", "captured", "Arsal"] in data["ego"]["facts"]
+
+
+def test_analyze_filters_by_relation_and_date(example_store, tmp_path):
+    only = json.loads(run_kg("analyze", "--store", str(example_store), "--relations", "allyOf",
+                             "--format", "json").stdout)
+    assert only["relations"] == ["allyOf"]
+    bad = run_kg("analyze", "--store", str(example_store), "--relations", "friendOf")
+    assert bad.returncode == 2 and bad.stderr.startswith("Error: --relations: unknown relation friendOf")
+    import kg
+
+    store = tmp_path / "dated"
+    lines = [{"id": "a", "date": "2015-09-28", "text": "The Taliban seized Kunduz."},
+             {"id": "b", "date": "2019-04-04", "text": "The Libyan National Army attacked Tripoli."}]
+    (tmp_path / "feed.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    kg.build([str(tmp_path / "feed.jsonl")], store=store)
+    since = json.loads(run_kg("analyze", "--store", str(store), "--since", "2019", "--format", "json").stdout)
+    assert since["relations"] == ["attacked"]
+    until = json.loads(run_kg("analyze", "--store", str(store), "--until", "2016-12", "--format", "json").stdout)
+    assert until["relations"] == ["captured"]
+    csv = run_kg("analyze", "--store", str(store), "--format", "csv").stdout.splitlines()
+    assert csv[0] == "measure,rank,entity,label,type,score"
+
+
+def test_path_gives_each_hop_with_its_evidence(example_store):
+    result = run_kg("path", "Hezbollah", "Arsal", "--store", str(example_store))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "chain 1:"
+    hops = [line for line in lines if "--" in line and "-->" in line]
+    assert len(hops) >= 2 and "Arsal" in hops[-1] or "Arsal" in hops[0]
+    assert any(re.match(r"\s+\[\d{3}_[0-9a-f]+\] ", line) for line in lines), "each hop cites its document"
+    missing = run_kg("path", "Hezbollah", "Atlantis", "--store", str(example_store))
+    assert missing.returncode == 2 and missing.stderr.startswith("Error: no entity called 'Atlantis'")
+
+
+def test_png_for_reports(example_store, tmp_path):
+    out = tmp_path / "graph.png"
+    result = run_kg("viz", "--store", str(example_store), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20000
+
+
+@pytest.fixture(scope="module")
+def page(example_store, tmp_path_factory):
+    out = tmp_path_factory.mktemp("viz") / "graph.html"
+    result = run_kg("viz", "--store", str(example_store), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_page_is_self_contained(page):
+    text = page.read_text()
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", text), "nothing is loaded from elsewhere"
+    assert "@import" not in text and "url(http" not in text and "fetch(" not in text
+
+
+def _chromium():
+    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    driver = shutil.which("chromedriver")
+    if not (binary and driver):
+        pytest.skip("Chromium and chromedriver are not installed (Debian: apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1400,900", "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"):
+        options.add_argument(flag)  # the proxy that goes nowhere: any request off the page would fail
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    from selenium.webdriver.chrome.service import Service
+
+    return webdriver.Chrome(service=Service(driver), options=options)
+
+
+def test_page_in_a_real_browser_offline(page, example_store):
+    import kg
+    from kg.analysis import filter_graph
+
+    graph = filter_graph(kg.to_networkx(store=example_store))  # the entities that take part in facts
+    browser = _chromium()
+    try:
+        browser.get(page.as_uri())
+        assert browser.execute_script("return window.kgReady === true")
+        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+        assert errors == [], errors
+        assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+        nodes = browser.find_elements("css selector", "g.node")
+        edges = browser.find_elements("css selector", "g.edge")
+        assert len(nodes) == graph.number_of_nodes() and len(edges) == graph.number_of_edges()
+        counts = browser.find_element("id", "counts").text
+        assert counts == f"{graph.number_of_nodes()} entities, {graph.number_of_edges()} facts"
+
+        # click an edge: the evidence appears, with its document
+        index = browser.execute_script(
+            "return [...document.querySelectorAll('g.edge')].findIndex(g => g.dataset.predicate === 'captured')")
+        edge = browser.find_elements("css selector", "g.edge")[index]
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", edge)
+        evidence = browser.find_elements("css selector", "#details blockquote.evidence")
+        assert evidence and all(len(e.text) > 20 for e in evidence)
+        assert re.search(r"\d{3}_[0-9a-f]{16}", evidence[0].text)
+
+        # click a node: its names
+        node = next(n for n in browser.find_elements("css selector", "g.node")
+                    if n.find_element("css selector", "text").text == "Islamic State")
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", node)
+        assert "Daesh" in browser.find_element("id", "details").text
+
+        # the search box and a relation filter
+        box = browser.find_element("id", "search")
+        box.send_keys("hezb")
+        assert len(browser.find_elements("css selector", "g.node.hit")) == 1
+        browser.execute_script("document.querySelector('#relations input[value=captured]').click()")
+        hidden = browser.execute_script(
+            "return [...document.querySelectorAll('g.edge')].filter(g => g.style.display === 'none').length")
+        assert hidden == sum(1 for *_, d in graph.edges(data=True) if d["predicate"] == "captured")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / "viz-browser.png"))
+    finally:
+        browser.quit()
+
+
+def test_readme_networkx_example_runs_and_answers(example_store):
+    """The README's analysis example, run as written against the example store."""
+    readme = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "pagerank" in b)
+    code = block.replace('"kg-store"', repr(str(example_store)))
+    code = "\n".join(line for line in code.splitlines() if not line.startswith("kg.build("))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "most central armed group: Islamic State"
