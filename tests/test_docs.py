@@ -21,15 +21,18 @@ def test_every_ready_query_is_in_the_readme():
         assert path.read_text().startswith("# "), f"{path.name} needs a header comment"
 
 
-def test_readme_query_examples_run(example_store):
+def test_readme_examples_run(example_store, tmp_path):
+    """Every `kg query/export/analyze/path/viz` line of the README, as written, on the examples."""
+    import shlex
+
     from click.testing import CliRunner
 
     runner = CliRunner()
-    for line in re.findall(r"^kg (query .+|export .+)$", README, flags=re.M):
-        import shlex
-
-        args = shlex.split(line)
-        args = [a if a != "graph.ttl" else str(example_store.parent / "graph.ttl") for a in args]
+    lines = re.findall(r"^kg ((?:query|export|analyze|path|viz) .*)$", README, flags=re.M)
+    assert len(lines) >= 10
+    for line in lines:
+        args = shlex.split(line, comments=True)
+        args = [str(tmp_path / a) if re.fullmatch(r"graph\.(ttl|html|png)", a) else a for a in args]
         result = runner.invoke(cli, [*args, "--store", str(example_store)])
         assert result.exit_code == 0, (line, result.output)
 
