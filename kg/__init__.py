@@ -36,20 +36,23 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     Worker processes are started with "spawn", so a script that asks for more than one must build
     under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
     """
+    from contextlib import nullcontext
+
     from .builder import build as _build
 
     if scheduler or workers:
         from .cluster import DaskExtractor
 
-        with DaskExtractor(scheduler, workers) as extractor, open_store(store, writable=True) as s:
-            return _build(sources, s, extract=extractor, chunk=extractor.chunk, **callbacks)
-    if n_process > 1:
+        workers_ = DaskExtractor(scheduler, workers)
+    elif n_process > 1:
         from .pipeline import ProcessPool
 
-        with ProcessPool(n_process) as pool, open_store(store, writable=True) as s:
-            return _build(sources, s, extract=pool, chunk=pool.chunk, **callbacks)
-    with open_store(store, writable=True) as s:
-        return _build(sources, s, **callbacks)
+        workers_ = ProcessPool(n_process)
+    else:
+        workers_ = nullcontext()  # extraction in this process
+    with workers_ as pool, open_store(store, writable=True) as s:
+        extra = {"extract": pool, "chunk": pool.chunk} if pool is not None else {}
+        return _build(sources, s, **extra, **callbacks)
 
 
 def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 
 from .errors import KGError, UsageError
 from .model import Document, Extraction
-
-BATCH = 16  # documents per task: spaCy's measured sweet spot, and enough work to amortize a round trip
+from .pipeline import BATCH
 
 
 class ClusterError(KGError):

@@ -7,7 +7,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
 
-from .gazetteer import Gazetteer, load_gazetteer
+from .gazetteer import Gazetteer, load_gazetteer, load_nominals
 
 if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)
@@ -64,6 +64,7 @@ class GazetteerMerger:
 
     def __init__(self, nlp: Language, gazetteer: Gazetteer) -> None:
         self.gazetteer = gazetteer
+        self.region_words = load_nominals().place_suffixes
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
         self.folded = PhraseMatcher(nlp.vocab, attr="LOWER")
         exact: dict[str, list] = {}
@@ -107,7 +108,7 @@ class GazetteerMerger:
                         and not doc[start - 1].whitespace_ and doc[start - 2].lower_ in ARTICLES:
                     continue
                 # "Sirte" in "Sirte District" is the district, not the city
-                if end < len(doc) and doc[end].text in REGION_WORDS:
+                if end < len(doc) and doc[end].text[:1].isupper() and self.region_words.get(doc[end].lower_) == "Region":
                     continue
                 spans.append(span)
         spans = filter_spans(spans)
@@ -132,7 +133,6 @@ class GazetteerMerger:
         return doc
 
 
-REGION_WORDS = {"District", "Region", "Province", "Governorate", "Prefecture", "County", "Municipality", "Oblast"}
 ARTICLES = {"al", "el", "ul", "ad", "ar", "as", "ash", "az", "an", "at", "ed", "es", "ez", "bin", "ibn", "abu", "bani"}
 
 

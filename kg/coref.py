@@ -26,7 +26,6 @@ PRONOUNS = {
     "she": ("Person",), "her": ("Person",), "herself": ("Person",),
 }
 FIRST_PLURAL = {"we", "our", "us", "ours", "ourselves"}
-REPORTING_VERBS = {"say", "tell", "add", "state", "declare", "announce", "write", "insist", "stress", "note"}
 PRONOUN_WINDOW = 3
 DESCRIPTION_WINDOW = 8
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
@@ -84,7 +83,7 @@ def _speaking_organization(token, mentions: list[Mention], nominals: Nominals) -
     ("..., the ministry said"), or the one its speaker speaks for ("Pentagon spokesperson Dana
     White" ... "White said")."""
     sent = token.sent
-    verb = next((t for t in sent if t.lemma_.lower() in REPORTING_VERBS and t.pos_ in ("VERB", "AUX")
+    verb = next((t for t in sent if t.lemma_.lower() in nominals.reporting_verbs and t.pos_ in ("VERB", "AUX")
                  and not (t.i > token.i and any(c.i == token.i for c in t.subtree) and t.dep_ != "ROOT")), None)
     if verb is None:
         return None

@@ -103,6 +103,9 @@ class Nominals:
     descriptions: dict[str, tuple[str, ...]]
     compass: dict[str, str]
     speaker_titles: frozenset[str] = frozenset()
+    military_assets: frozenset[str] = frozenset()
+    place_suffixes: dict[str, str] = field(default_factory=dict)
+    reporting_verbs: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -161,11 +164,14 @@ def load_nominals() -> Nominals:
     data = tomllib.loads(ontology_file("nominals.toml").read_text(encoding="utf-8"))
     return Nominals(
         place_heads=frozenset(data["place_heads"]),
-        member_nouns=frozenset(data["member_nouns"]),
+        member_nouns=frozenset(data["member_nouns"]) | frozenset(data.get("military_assets", ())),
         people_nouns=frozenset(data["people_nouns"]),
         descriptions={k: tuple(v) for k, v in data["descriptions"].items()},
         compass=dict(data["compass"]),
         speaker_titles=frozenset(data.get("speaker_titles", ())),
+        military_assets=frozenset(data.get("military_assets", ())),
+        place_suffixes=dict(data.get("place_suffixes", {})),
+        reporting_verbs=frozenset(data.get("reporting_verbs", ())),
     )
 
 

@@ -10,9 +10,9 @@ import re
 from dataclasses import replace
 from functools import cache
 
-from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
-from .geonames import load_places
 from .components import gazetteer_ids, sentence_numbers, tokens
+from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
+from .geonames import load_places, place_of_entry
 from .model import Mention
 
 NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
@@ -33,7 +33,7 @@ def ner_type(label: str, text: str) -> str | None:
     base = NER_TYPES.get(label)
     if base == "Organization":
         return org_type(text)
-    suffix = PLACE_SUFFIXES.get(text.split()[-1].lower())
+    suffix = load_nominals().place_suffixes.get(text.split()[-1].lower())
     if suffix and base in ("Settlement", "Region", "Person"):
         return suffix
     return base
@@ -56,7 +56,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
         start, end = _trim(ent)
         if start >= end:
             continue
-        if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in PLACE_SUFFIXES and end not in taken:
+        if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in nominals.place_suffixes \
+                and end not in taken:
             end += 1  # "Mopti Region", "Al Jufra Airbase"
         text = doc[start:end].text
         if _NOT_NAMES.match(text) or not any(c.isalpha() for c in text):
@@ -70,7 +71,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
                 continue
             mentions.append(_mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
-    mentions.extend(_place_names(doc, taken, sentence_of))
+    mentions.extend(_place_names(doc, taken, sentence_of, nominals))
     mentions.extend(_named_by_head(doc, taken, sentence_of, nominals))
     mentions = _acronym_definitions(doc, mentions, gazetteer, sentence_of)
     countries = _document_countries(mentions, gazetteer)
@@ -80,27 +81,19 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
     return sorted(mentions, key=lambda m: m.start)
 
 
-# "Mopti Region", "Ghardabiya Air Base": a proper noun plus one of these words names a place
-PLACE_SUFFIXES = {
-    "region": "Region", "province": "Region", "governorate": "Region", "district": "Region",
-    "state": "Region", "valley": "Region", "mountains": "Region", "mountain": "Region", "pocket": "Region",
-    "base": "Settlement", "airbase": "Settlement", "airport": "Settlement", "port": "Settlement",
-    "camp": "Settlement", "dam": "Settlement", "bridge": "Settlement", "crossing": "Settlement",
-    "prison": "Settlement", "field": "Settlement", "oilfield": "Settlement",
-}
 _FUNCTION_WORDS = {"of", "the", "for", "and", "in", "de", "du", "des", "la", "le", "al", "el", "on", "to", "'s", "\u2019s"}
 
 
-def _place_names(doc, taken, sentence_of) -> list[Mention]:
+def _place_names(doc, taken, sentence_of, nominals) -> list[Mention]:
     """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out."""
     found = []
     for token in tokens(doc):
-        kind = PLACE_SUFFIXES.get(token.lower_)
+        kind = nominals.place_suffixes.get(token.lower_)
         if kind is None or not token.text[:1].isupper() or token.i in taken or token.is_sent_start:
             continue
         start = token.i
         while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper() \
-                and doc[start - 1].i not in taken and not doc[start - 1].is_sent_start:
+                and start - 1 not in taken and not doc[start - 1].is_sent_start:
             start -= 1
         if start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].is_sent_start:
             start -= 1
@@ -130,7 +123,7 @@ def _named_by_head(doc, taken, sentence_of, nominals) -> list[Mention]:
         start = min([token.i] + [c.i for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"])
         if any(i in taken for i in range(start, token.i + 1)):
             continue
-        kind = PLACE_SUFFIXES.get(token.head.head.lemma_.lower(), "Settlement")
+        kind = nominals.place_suffixes.get(token.head.head.lemma_.lower(), "Settlement")
         found.append(_mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found
@@ -164,8 +157,8 @@ def acronym_fits(acronym: str, words: list[str]) -> bool:
 
 def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
     """"Movement for Oneness and Jihad in West Africa (MOJWA)": one mention for the whole name,
-    found by matching the acronym's capitals to the initials of the words before it (falling back
-    to the name just before the parenthesis), and a mention of every later use of the acronym."""
+    found as the words before the parenthesis that the acronym spells (see :func:`acronym_fits`;
+    else the name just before it), and a mention of every later use of the acronym."""
     defined: dict[str, Mention] = {}
     out = list(mentions)
     for open_ in (t for t in tokens(doc) if t.text == "("):
@@ -241,16 +234,12 @@ def org_type(text: str) -> str:
 
 def _document_countries(mentions: list[Mention], gazetteer: Gazetteer) -> set[str]:
     """ISO codes of the countries a document names, itself or through their places and armies."""
-    places = load_places()
     isos = set()
-    for m in mentions:
-        entry = gazetteer.entries.get(m.gazetteer_id) if m.gazetteer_id else None
-        country = entry if entry is not None and entry.type == "Country" else \
-            gazetteer.entries.get(entry.country) if entry is not None and entry.country else None
-        if country is not None:
-            found = places.country(country.label)
-            if found is not None:
-                isos.add(found.country)
+    for entry in {gazetteer.entries[m.gazetteer_id] for m in mentions if m.gazetteer_id}:
+        country = entry if entry.type == "Country" else gazetteer.entries.get(entry.country or "")
+        place = place_of_entry(country, gazetteer) if country is not None else None
+        if place is not None:
+            isos.add(place.country)
     return isos
 
 
@@ -295,7 +284,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, nominals: Nominals
         place = "town"  # "Rebels entered Bin Jawad": a known town where a place is expected
     if place is None:
         return m
-    return replace(m, type=PLACE_SUFFIXES.get(place, "Settlement"))
+    return replace(m, type=nominals.place_suffixes.get(place, "Settlement"))
 
 
 LOCATIVE_PREPOSITIONS = {"in", "into", "near", "from", "to", "outside", "around", "at", "toward", "towards",

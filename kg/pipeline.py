@@ -38,6 +38,9 @@ def extract_batch(documents: list[Document]) -> list[Extraction]:
     return list(extract_all(documents))
 
 
+BATCH = 16  # documents per worker task: spaCy's measured sweet spot, enough work to amortize a round trip
+
+
 class ProcessPool:
     """Extraction in ``n`` worker processes, each parsing *and* extracting its own batches.
 
@@ -45,15 +48,13 @@ class ProcessPool:
     then competes with them for the cores; here the parent only writes to the store.
     """
 
-    BATCH = 16
-
     def __init__(self, n: int) -> None:
         self.n = n
         self.pool = None  # started on the first batch: a rebuild with nothing new starts no worker
 
     @property
     def chunk(self) -> int:
-        return self.BATCH * self.n * 4
+        return BATCH * self.n * 4
 
     def __call__(self, documents: list[Document]) -> Iterator[Extraction]:
         if self.pool is None:
@@ -61,7 +62,7 @@ class ProcessPool:
 
             # spawn, not fork: the parent holds an open store and its threads
             self.pool = multiprocessing.get_context("spawn").Pool(self.n, initializer=_warm_up)
-        batches = [documents[i:i + self.BATCH] for i in range(0, len(documents), self.BATCH)]
+        batches = [documents[i:i + BATCH] for i in range(0, len(documents), BATCH)]
         for extractions in self.pool.imap_unordered(extract_batch, batches):
             yield from extractions
 

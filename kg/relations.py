@@ -32,8 +32,6 @@ HYPOTHETICAL_AUX = {"could", "might", "may", "would", "should", "must"}
 ATTEMPT_VERBS = {"launch", "mount", "begin", "start", "try", "attempt", "fight", "battle", "push", "struggle",
                  "race", "seek", "deploy", "send", "mobilize", "mobilise", "advance", "march"}
 CONDITIONAL_MARKS = {"if", "unless", "whether", "lest"}
-REPORTING_VERBS = {"say", "report", "tell", "claim", "announce", "state", "add", "confirm", "accuse",
-                   "allege", "insist", "note", "declare", "write", "show", "reveal", "acknowledge", "admit"}
 DOUBTFUL_REPORTING = {"claim", "allege", "accuse"}
 CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd", "conj", "compound",
               "amod", "advcl", "nmod", "appos", "npadvmod", "dative", "ccomp"}
@@ -42,9 +40,6 @@ COPULAR_VERBS = {"be", "remain", "become", "stay", "serve"}
 NON_FACTUAL_MODIFIERS = {"pledged", "planned", "attempted", "failed", "intended", "proposed", "threatened",
                          "possible", "potential", "expected", "imminent", "would-be", "alleged", "rumored",
                          "rumoured", "hoped", "promised", "aborted", "abortive", "future"}
-MILITARY_ASSETS = {"warplane", "jet", "aircraft", "drone", "helicopter", "artillery", "tank", "warship", "navy",
-                   "air force", "airforce", "gunship", "bomber", "missile", "rocket", "shell", "airstrike", "air strike",
-                   "strike", "raid", "troop", "soldier", "commando", "special force", "marine"}
 ARMED_FORCES_WORDS = {"army", "military", "forces", "troops", "armed forces"}
 
 
@@ -162,7 +157,7 @@ class Extractor:
             if nxt is not None and nxt.key and nxt.start == token.i + 1 and is_a(nxt.type, "Location"):
                 return [nxt.key]
         # "Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones"
-        if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS or lemma in MILITARY_ASSETS:
+        if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS or lemma in self.nominals.military_assets:
             for c in children:
                 country = self._country_of(c)
                 if country and f"{country}-armed-forces" in self.gazetteer.entries:
@@ -365,9 +360,6 @@ class Extractor:
         if armed:
             for c in title.children:
                 country = self._country_of(c) if c.dep_ in ("poss", "amod", "compound", "nmod") else None
-                if country is None and c.dep_ == "poss":
-                    m = self.at.get(c.i)
-                    country = m.key if m is not None and m.type == "Country" else None
                 if country and f"{country}-armed-forces" in self.gazetteer.entries:
                     return [f"{country}-armed-forces"]
         for c in title.children:
@@ -468,10 +460,10 @@ class Extractor:
     def _assertions(self, found: list[Found], doc_id: str) -> list[Assertion]:
         out: dict[tuple, Assertion] = {}
         for f in list(found):
-            # "in eastern Syria" also says "in Syria": a compass region lies in its country
+            # "in eastern Syria" also says "in Syria": a region the gazetteer places in a country lies in it
             entry = self.gazetteer.entries.get(f.object)
             if f.rule.kind == "location" and entry is not None and entry.type == "Region" and entry.country \
-                    and entry.id.endswith(f"-{entry.country}") and f.subject != entry.country:
+                    and f.subject != entry.country:
                 found.append(Found(f.subject, entry.country, f.rule, f.trigger))
         for f in found:
             relation = self.lexicon.relations[f.rule.relation]
@@ -506,7 +498,7 @@ class Extractor:
         while t.dep_ != "ROOT" and t.head is not t:
             if t.dep_ == "ccomp" or (t.dep_ == "conj" and t.head.dep_ == "ccomp"):
                 verb = t.head if t.dep_ == "ccomp" else t.head.head
-                if verb.lemma_.lower() in REPORTING_VERBS:
+                if verb.lemma_.lower() in self.nominals.reporting_verbs:
                     for s in _subjects(verb):
                         keys = self.entities_of(s)
                         if keys:
@@ -522,7 +514,7 @@ class Extractor:
                     if keys:
                         return keys[0], False
         root = sent.root
-        if root.lemma_.lower() in REPORTING_VERBS and trigger.i > root.i:
+        if root.lemma_.lower() in self.nominals.reporting_verbs and trigger.i > root.i:
             for c in root.children:
                 if c.dep_ == "nsubj":
                     keys = self.entities_of(c)
