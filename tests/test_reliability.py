@@ -111,20 +111,20 @@ def test_no_input_at_all_is_exit_3(tmp_path):
 # ---------------------------------------------------------------- crashes
 
 
-def _corpus(tmp_path: Path) -> Path:
-    """40 articles: the examples, the development set and recombinations of their paragraphs."""
+def _corpus(tmp_path: Path, n: int = 40) -> Path:
+    """``n`` articles: recombinations of the paragraphs of the examples and the development set."""
     paragraphs = [p for f in sorted(DEV.glob("*.txt")) + sorted(EXAMPLES.glob("*.txt"))
                   for p in f.read_text().split("\n\n") if p.strip()]
     rng = random.Random(3)
     path = tmp_path / "corpus.jsonl"
     with open(path, "w") as out:
-        for i in range(40):
+        for i in range(n):
             out.write(json.dumps({"id": f"a{i:02d}", "text": "\n\n".join(rng.sample(paragraphs, 3))}) + "\n")
     return path
 
 
 def test_builds_killed_at_random_moments_leave_whole_documents_and_the_next_run_finishes(tmp_path):
-    corpus = _corpus(tmp_path)
+    corpus = _corpus(tmp_path, 200)  # long enough that a kill lands before the build is done
     reference = tmp_path / "reference"
     assert run_kg("build", str(corpus), "--store", str(reference), "--quiet").returncode == 0
     want = graphs(reference)
@@ -134,7 +134,7 @@ def test_builds_killed_at_random_moments_leave_whole_documents_and_the_next_run_
     for _ in range(6):
         process = subprocess.Popen([*KG, "build", str(corpus), "--store", str(victim), "--quiet"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(1.0, 6.0))
+        time.sleep(rng.uniform(1.0, 4.0))
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
             kills += 1
