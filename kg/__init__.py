@@ -51,8 +51,7 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     else:
         workers_ = nullcontext()  # extraction in this process
     with workers_ as pool, open_store(store, writable=True) as s:
-        extra = {"extract": pool, "chunk": pool.chunk} if pool is not None else {}
-        return _build(sources, s, **extra, **callbacks)
+        return _build(sources, s, extract=pool, **callbacks)
 
 
 def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,

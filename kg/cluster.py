@@ -2,17 +2,17 @@
 
 Documents go to the workers in batches; each worker process loads spaCy once (the pipeline is
 cached per process by :func:`kg.nlp.load`) and sends back plain :class:`kg.model.Extraction`
-records. Only the client writes to the store, one document graph per transaction, so the graph
+records. Only the client writes to the store, as a local build does, so the graph
 is the one a single-process build gives (a test checks this on a real ``LocalCluster``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .errors import KGError, UsageError
 from .model import Document, Extraction
-from .pipeline import BATCH
+from .pipeline import BATCH, IN_FLIGHT
 
 
 class ClusterError(KGError):
@@ -44,21 +44,21 @@ class DaskExtractor:
                                hint="check the address, and that `dask scheduler` is running there") from None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
 
-    @property
-    def chunk(self) -> int:
-        """Documents per round of the build: a few batches for every worker."""
-        return self.batch * self.workers * 4
-
-    def __call__(self, documents: list[Document]) -> Iterator[Extraction]:
+    def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
         from dask.distributed import as_completed
 
-        from .pipeline import extract_batch
+        from .pipeline import bounded, extract_batch
 
-        batches = [documents[i:i + self.batch] for i in range(0, len(documents), self.batch)]
-        futures = self.client.map(extract_batch, batches, pure=False)
+        done = as_completed()
+
+        def submit(batch: list[Document]) -> None:
+            done.add(self.client.submit(extract_batch, batch, pure=False))
+
+        def receive() -> list[Extraction]:
+            return next(done).result()
+
         try:
-            for future in as_completed(futures):
-                yield from future.result()
+            yield from bounded(submit, receive, documents, self.workers * IN_FLIGHT, self.batch)
         except Exception as exc:  # a worker died or raised: say which, keep what is stored
             raise ClusterError(f"a Dask worker failed: {type(exc).__name__}: {exc}") from None
 

@@ -9,7 +9,8 @@ from typing import IO
 import pyoxigraph as ox
 
 from .store import Store
-from .vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
+from .rdf import N
+from .vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 
 RDF_FORMATS = {
     "turtle": ox.RdfFormat.TURTLE,
@@ -79,7 +80,9 @@ def export_rdf(store: Store, fmt: str, output: IO[bytes], progress=None) -> int:
         # Oxigraph writes straight into the file (a Python wrapper in between costs 4x); the
         # statements are counted afterwards, from the file itself where there is one
         start = output.tell() if _seekable(output) else None
-        if rdf_format.supports_datasets:
+        if fmt == "nquads" and hasattr(store, "journal"):
+            _nquads(store, output)
+        elif rdf_format.supports_datasets:
             oxi.dump(output, rdf_format, prefixes=PREFIXES if fmt == "trig" else None)
         else:
             oxi.query(DISTINCT_TRIPLES).serialize(output, rdf_format)
@@ -100,6 +103,22 @@ def export_rdf(store: Store, fmt: str, output: IO[bytes], progress=None) -> int:
     prefixes = PREFIXES if fmt in ("turtle", "trig") else None
     ox.serialize(counted(items), output, format=rdf_format, prefixes=prefixes)
     return count
+
+
+def _nquads(store: Store, output: IO[bytes]) -> None:
+    """The dataset as N-Quads: document graphs copied from the journal where it has them (5x
+    faster than decoding them out of RocksDB), the rest read from the store. Bookkeeping is left out."""
+    oxi = store.oxigraph
+    docs = store.document_ids()
+    copied = store.journal.copy_to(output, docs)
+    if not copied:  # no journal (a store from an older kg): Oxigraph dumps the whole dataset in one go
+        oxi.dump(output, ox.RdfFormat.N_QUADS)
+        return
+    rest = [N(document_graph(doc)) for doc in sorted(docs - copied)]
+    prefix = str(document_graph(""))
+    rest += [g for g in oxi.named_graphs() if not g.value.startswith(prefix) and g.value != str(META_GRAPH)]
+    for graph in rest:
+        ox.serialize(oxi.quads_for_pattern(None, None, None, graph), output, format=ox.RdfFormat.N_QUADS)
 
 
 def _count(store: Store, pattern: str | None) -> int:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+import queue
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 
 from . import coref, mentions, resolve
 from .model import Document, Extraction
@@ -24,13 +27,19 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
 
 
 def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[Extraction]:
-    """Parse ``documents`` in batches and extract each, in order."""
+    """Parse ``documents`` in batches and extract each, in order, pulling them as it goes."""
     from . import nlp
 
     extractor = Extractor()
-    docs = list(documents) if not isinstance(documents, list) else documents
-    for document, doc in zip(docs, nlp.parse((d.text for d in docs), n_process=n_process), strict=True):
-        yield extract(doc, document, extractor)
+    waiting: deque[Document] = deque()  # read from the input, not yet out of the parser
+
+    def texts() -> Iterator[str]:
+        for document in documents:
+            waiting.append(document)
+            yield document.text
+
+    for doc in nlp.parse(texts(), n_process=n_process):
+        yield extract(doc, waiting.popleft(), extractor)
 
 
 def extract_batch(documents: list[Document]) -> list[Extraction]:
@@ -39,6 +48,36 @@ def extract_batch(documents: list[Document]) -> list[Extraction]:
 
 
 BATCH = 16  # documents per worker task: spaCy's measured sweet spot, enough work to amortize a round trip
+IN_FLIGHT = 3  # batches queued per worker: one running, the next ones ready, however slow the parent
+
+
+def batches(documents: Iterable[Document], size: int = BATCH) -> Iterator[list[Document]]:
+    batch: list[Document] = []
+    for document in documents:
+        batch.append(document)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def bounded(submit: Callable[[list[Document]], None], receive: Callable[[], list[Extraction]],
+            documents: Iterable[Document], limit: int, size: int = BATCH) -> Iterator[Extraction]:
+    """Keep ``limit`` batches submitted to workers, topping up as each comes back, so the workers
+    never wait for the parent and memory holds ``limit`` batches, not the corpus."""
+    pending = batches(documents, size)
+    in_flight = 0
+    for batch in itertools.islice(pending, limit):
+        submit(batch)
+        in_flight += 1
+    while in_flight:
+        extractions = receive()
+        in_flight -= 1
+        for batch in itertools.islice(pending, 1):  # top up before the parent writes these
+            submit(batch)
+            in_flight += 1
+        yield from extractions
 
 
 class ProcessPool:
@@ -52,19 +91,24 @@ class ProcessPool:
         self.n = n
         self.pool = None  # started on the first batch: a rebuild with nothing new starts no worker
 
-    @property
-    def chunk(self) -> int:
-        return BATCH * self.n * 4
+    def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
+        results: queue.SimpleQueue = queue.SimpleQueue()
 
-    def __call__(self, documents: list[Document]) -> Iterator[Extraction]:
-        if self.pool is None:
-            import multiprocessing
+        def submit(batch: list[Document]) -> None:
+            if self.pool is None:
+                import multiprocessing
 
-            # spawn, not fork: the parent holds an open store and its threads
-            self.pool = multiprocessing.get_context("spawn").Pool(self.n, initializer=_warm_up)
-        batches = [documents[i:i + BATCH] for i in range(0, len(documents), BATCH)]
-        for extractions in self.pool.imap_unordered(extract_batch, batches):
-            yield from extractions
+                # spawn, not fork: the parent holds an open store and its threads
+                self.pool = multiprocessing.get_context("spawn").Pool(self.n, initializer=_warm_up)
+            self.pool.apply_async(extract_batch, (batch,), callback=results.put, error_callback=results.put)
+
+        def receive() -> list[Extraction]:
+            item = results.get()
+            if isinstance(item, BaseException):
+                raise item
+            return item
+
+        yield from bounded(submit, receive, documents, self.n * IN_FLIGHT)
 
     def close(self) -> None:
         if self.pool is not None:

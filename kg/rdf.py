@@ -37,9 +37,18 @@ def literal(value, datatype=None) -> ox.Literal:
     return ox.Literal(str(value))
 
 
+def decimal(value: float, places: int) -> ox.Literal:
+    """An xsd:decimal in canonical form ("0.75", not "0.750"): the form Oxigraph stores and returns,
+    so a document's graph serializes to the same bytes before and after the store."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return ox.Literal("0" if text in ("", "-0") else text, datatype=N(XSD.decimal))
+
+
+def integer(value: int) -> ox.Literal:
+    return ox.Literal(str(int(value)), datatype=N(XSD.integer))
+
+
 TYPE = N(RDF.type)
-_XSD_INT = XSD.integer
-_XSD_DEC = XSD.decimal
 
 
 def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
@@ -79,11 +88,11 @@ def _entity(entity: Entity, doc_node) -> Iterator[tuple]:
     if entity.gazetteer_id:
         yield node, N(KG.gazetteerId), literal(entity.gazetteer_id)
     if entity.geonames_id:
-        yield node, N(KG.geonamesId), literal(entity.geonames_id, _XSD_INT)
+        yield node, N(KG.geonamesId), integer(entity.geonames_id)
         yield node, N(OWL.sameAs), ox.NamedNode(GEONAMES_IRI.format(entity.geonames_id))
     if entity.lat is not None and entity.lon is not None:
-        yield node, N(WGS84.lat), literal(entity.lat, _XSD_DEC)
-        yield node, N(WGS84.long), literal(entity.lon, _XSD_DEC)
+        yield node, N(WGS84.lat), decimal(entity.lat, 6)
+        yield node, N(WGS84.long), decimal(entity.lon, 6)
     for form in sorted(entity.aliases):
         yield node, N(KG.surfaceForm), literal(form)
     for form, rule in entity.merge_rules:
@@ -109,10 +118,10 @@ def _assertion(a: Assertion, doc_node) -> Iterator[tuple]:
     yield node, N(RDF.object), o
     yield node, N(PROV.wasDerivedFrom), doc_node
     yield node, N(KG.evidence), literal(a.evidence)
-    yield node, N(KG.startOffset), literal(a.start_char, _XSD_INT)
-    yield node, N(KG.endOffset), literal(a.end_char, _XSD_INT)
+    yield node, N(KG.startOffset), integer(a.start_char)
+    yield node, N(KG.endOffset), integer(a.end_char)
     yield node, N(KG.rule), literal(a.rule)
-    yield node, N(KG.confidence), literal(f"{a.confidence:.3f}", _XSD_DEC)
+    yield node, N(KG.confidence), decimal(a.confidence, 3)
     if a.reported_by:
         yield node, N(KG.reportedBy), N(entity_iri(a.reported_by))
 

@@ -109,6 +109,10 @@ class RemoteStore:
         self._put_graph(str(document_graph(extraction.document.id)), quads)
         return len(quads)
 
+    def add_batch(self, extractions: list[Extraction]) -> list[int]:
+        """One Graph Store PUT per document: each replaces its graph atomically on the server."""
+        return [self.add(extraction) for extraction in extractions]
+
     def remove_document(self, doc_id: str) -> bool:
         if not self.has_document(doc_id):
             return False

@@ -4,8 +4,11 @@ Measured here (see docs/store.md) against rdflib's in-memory store: queries 30-3
 Turtle export 50x faster, so kg keeps its graph in Oxigraph and offers it to Python code as an
 rdflib ``Dataset`` (:meth:`Store.dataset`), with the default graph as the union of all graphs.
 
-Each document is written in one transaction, so a killed build leaves every document either
-wholly in the store or not at all.
+Documents are bulk-loaded a batch at a time (measured: 2.8x cheaper than a transaction per
+document) under a write-in-progress marker that is set transactionally before the load and
+cleared after it; opening the store for writing takes out any graph still marked, so a killed
+build leaves every document either wholly in the store or not at all. Each written graph is also
+appended to the store's N-Quads journal (:mod:`kg.journal`), from which export copies it.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ import pyoxigraph as ox
 
 from .errors import StoreError
 from .gazetteer import load_gazetteer
+from .journal import Journal
 from .model import Extraction
 from .rdf import ALT_LABEL, LABEL, PREF_LABEL, N, extraction_quads, literal
 from .resources import ontology_file
 from .vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 
 ENV_VAR = "KG_STORE"
+JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it did not make alone
 
 
 def default_store_path() -> Path:
@@ -103,6 +108,8 @@ def remove_documents(store, doc_ids: Iterable[str]) -> int:
     store.refresh_entities(entities)
     store.mark_labels_stale(False)
     store.flush()
+    if hasattr(store, "compact_journal"):
+        store.compact_journal()
     return removed
 
 
@@ -113,6 +120,10 @@ def open_store(location: str | os.PathLike | None = None, *, writable: bool = Fa
 
         return RemoteStore(str(location), writable=writable)
     return Store(location, writable=writable)
+
+
+_IN_PROGRESS = N(KG.writeInProgress)
+_TRUE = ox.Literal(True)
 
 
 class Store:
@@ -135,8 +146,10 @@ class Store:
                 raise StoreError(f"the store at {self.path} is in use by another kg build",
                                  hint="wait for it to finish, or use another --store") from None
             raise StoreError(f"cannot open the store at {self.path}: {message.splitlines()[0]}") from None
+        self.journal = Journal(self.path / JOURNAL_FOLDER, writable)
         if writable:
             self._ensure_ontology()
+            self._take_out_unfinished()
 
     # ------------------------------------------------------------------ writing
 
@@ -159,17 +172,46 @@ class Store:
         return {g.value[len(prefix):] for g in self._ox.named_graphs() if g.value.startswith(prefix)}
 
     def add(self, extraction: Extraction) -> int:
-        """Write one document's graph atomically; returns the number of quads."""
-        quads = extraction_quads(extraction)
-        self._ox.extend(quads)
-        return len(quads)
+        """Write one document's graph; returns the number of quads."""
+        return self.add_batch([extraction])[0]
+
+    def add_batch(self, extractions: list[Extraction]) -> list[int]:
+        """Write documents' graphs, each wholly or (after a kill, once the store is reopened) not at
+        all; returns the number of quads of each."""
+        graphs = [(e.document.id, extraction_quads(e)) for e in extractions]
+        markers = [ox.Quad(N(document_graph(doc_id)), _IN_PROGRESS, _TRUE, N(META_GRAPH)) for doc_id, _ in graphs]
+        self._ox.extend(markers)
+        self._ox.bulk_extend(q for _, quads in graphs for q in quads)
+        self.journal.append((doc_id, ox.serialize(quads, format=ox.RdfFormat.N_QUADS)) for doc_id, quads in graphs)
+        for marker in markers:
+            self._ox.remove(marker)
+        return [len(quads) for _, quads in graphs]
+
+    def _take_out_unfinished(self) -> None:
+        """Remove the graphs a killed build was bulk-loading; the next build extracts them again."""
+        markers = list(self._ox.quads_for_pattern(None, _IN_PROGRESS, None, N(META_GRAPH)))
+        if not markers:
+            return
+        self.mark_labels_stale()
+        prefix = str(document_graph(""))
+        self.journal.forget(m.subject.value[len(prefix):] for m in markers)
+        for marker in markers:
+            if self._ox.contains_named_graph(marker.subject):
+                self._ox.remove_graph(marker.subject)
+            self._ox.remove(marker)
+        self._ox.flush()
 
     def remove_document(self, doc_id: str) -> bool:
         graph = N(document_graph(doc_id))
         if not self._ox.contains_named_graph(graph):
             return False
+        self.journal.forget([doc_id])  # before the store forgets it: a block must not outlive its document
         self._ox.remove_graph(graph)
         return True
+
+    def compact_journal(self) -> bool:
+        """Rewrite the journal without the blocks of removed documents, once most of it is dead."""
+        return self.journal.compact(self.document_ids())
 
     # entity labels are recomputed after documents change; a marker in the meta graph says a
     # refresh is owed, so a build killed in between is finished by the next one

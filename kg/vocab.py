@@ -58,13 +58,14 @@ class KG(DefinedNamespace):
     mergeRule: URIRef
     mergedInto: URIRef
     labelsStale: URIRef
+    writeInProgress: URIRef
 
 
 WGS84 = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
 
 ONTOLOGY_GRAPH = URIRef(BASE + "graph/ontology")
 ENTITY_GRAPH = URIRef(BASE + "graph/entities")
-META_GRAPH = URIRef(BASE + "graph/meta")  # bookkeeping: whether entity labels await a refresh
+META_GRAPH = URIRef(BASE + "graph/meta")  # bookkeeping: labels awaiting a refresh, document graphs being written
 
 
 def entity_iri(key: str) -> URIRef:

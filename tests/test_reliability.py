@@ -34,6 +34,20 @@ def graphs(location) -> dict[str, set[str]]:
     return out
 
 
+def exported(location, tmp_path) -> dict[str, set[str]]:
+    """The same, read back from `kg export --format nquads` (which copies the store's journal)."""
+    import pyoxigraph as ox
+
+    out = tmp_path / "export.nq"
+    result = run_kg("export", "--format", "nquads", "-o", str(out), "--store", str(location))
+    assert result.returncode == 0, result.stderr
+    graphs_: dict[str, set[str]] = {}
+    for quad in ox.parse(out.read_bytes(), format=ox.RdfFormat.N_QUADS):
+        if not quad.graph_name.value.endswith("/graph/ontology"):
+            graphs_.setdefault(quad.graph_name.value, set()).add(str(quad))
+    return graphs_
+
+
 def one_line_errors(stderr: str) -> list[str]:
     lines = stderr.strip().splitlines()
     assert all(line.startswith("Error: ") for line in lines), stderr
@@ -143,10 +157,12 @@ def test_builds_killed_at_random_moments_leave_whole_documents_and_the_next_run_
         for graph, quads in have.items():
             if "/graph/doc/" in graph:
                 assert quads == want[graph], "a document is in the store only in part"
+        assert exported(victim, tmp_path) == have, "the export (from the journal) says what the store says"
     assert kills >= 3, "the corpus built too fast to be interrupted: make it bigger"
     result = run_kg("build", str(corpus), "--store", str(victim), "--quiet")
     assert result.returncode == 0, result.stderr
     assert graphs(victim) == want, "after the kills, one more run gives exactly the uninterrupted graph"
+    assert exported(victim, tmp_path) == want
 
 
 # ---------------------------------------------------------------- concurrency
@@ -250,8 +266,10 @@ def test_remove_a_document_and_rebuilding_restores_the_same_graph(tmp_path, exam
     assert any("/entity/sirte>" in q for q in labels), "an entity other documents mention keeps its labels"
     # by hash prefix, and by path; unknown references are one line each
     doc_hash = next(iter(gone)).rsplit("/", 1)[-1]
+    assert exported(store, tmp_path) == after, "the export no longer has the document"
     kg.build([str(DEV / f"{victim}.txt")], store=store)
     assert graphs(store) == full, "rebuilding the document restores the same graph"
+    assert exported(store, tmp_path) == full
     assert run_kg("remove", doc_hash[:10], "--store", str(store)).returncode == 0
     kg.build([str(DEV / f"{victim}.txt")], store=store)
     assert run_kg("remove", str(DEV / f"{victim}.txt"), "--store", str(store)).returncode == 0

@@ -1,0 +1,70 @@
+"""The N-Quads journal beside the store: export copies it, and it never disagrees with the store."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+import pytest
+
+import kg
+from conftest import EXAMPLES, ROOT
+from kg import journal
+
+DEV = ROOT / "tests" / "data" / "dev" / "articles"
+
+
+def stored(location) -> set[str]:
+    """The store's data and ontology graphs, read from Oxigraph itself, as N-Quads lines."""
+    with kg.open_store(location) as store:
+        quads = store.oxigraph.quads_for_pattern(None, None, None, None)
+        return {str(q) for q in quads if not q.graph_name.value.endswith("/graph/meta")}
+
+
+def exported(location, tmp_path) -> set[str]:
+    out = tmp_path / "export.nq"
+    kg.export("nquads", out, store=location)
+    lines = out.read_bytes()
+    return {str(q) for q in ox.parse(lines, format=ox.RdfFormat.N_QUADS)}
+
+
+@pytest.fixture
+def built(tmp_path):
+    store = tmp_path / "store"
+    kg.build([str(EXAMPLES), str(DEV)], store=store)
+    return store
+
+
+def test_export_copies_the_journal_and_equals_the_store(built, tmp_path, monkeypatch):
+    copied = []
+    real = journal.Journal.copy_to
+    monkeypatch.setattr(journal.Journal, "copy_to", lambda self, out, ids: copied.append(real(self, out, ids)) or copied[-1])
+    assert exported(built, tmp_path) == stored(built)
+    assert len(copied[0]) == 16, "every document came from the journal"
+
+
+def test_damaged_or_missing_blocks_are_read_from_the_store(built, tmp_path):
+    data = next((built / "nquads").glob("*.nq"))
+    raw = bytearray(data.read_bytes())
+    raw[len(raw) // 2] ^= 0x20  # one flipped bit in one block: its checksum fails
+    data.write_bytes(bytes(raw))
+    with open(next((built / "nquads").glob("*.idx")), "ab") as index:
+        index.write(b"add 12ab 0 99")  # a record cut off by a kill
+    assert exported(built, tmp_path) == stored(built)
+
+
+def test_removed_documents_leave_the_export_and_compaction_keeps_the_rest(built, tmp_path, monkeypatch):
+    monkeypatch.setattr(journal, "COMPACT_MIN_BYTES", 0)
+    names = sorted(p.stem for p in DEV.glob("*.txt"))[:12]
+    kg.remove(names, store=built)
+    files = sorted(p.name for p in (built / "nquads").iterdir())
+    assert files == ["000001.idx", "000001.nq"], "more than half the bytes were dead: a new generation"
+    assert exported(built, tmp_path) == stored(built)
+    kg.build([str(DEV)], store=built)  # back again: appended to the new generation
+    assert exported(built, tmp_path) == stored(built)
+    assert len([line for line in (built / "nquads" / "000001.idx").read_text().splitlines()]) == 16
+
+
+def test_a_store_without_a_journal_exports_the_same(built, tmp_path):
+    want = exported(built, tmp_path)
+    for path in (built / "nquads").iterdir():
+        path.unlink()
+    assert exported(built, tmp_path) == want
