@@ -34,6 +34,38 @@ def sentences(doc: Doc) -> list[Span]:
     return cached
 
 
+def children(token: Token) -> list[Token]:
+    """``token.children`` as a list, from an index made once per Doc (Token.children makes new
+    Token objects on every call; the relation rules ask for them thousands of times a document)."""
+    doc = token.doc
+    index = doc.user_data.get("kg_children")
+    if index is None:  # made after parsing, when no more merging happens
+        index = [[] for _ in range(len(doc))]
+        for t in tokens(doc):
+            head = t.head.i
+            if head != t.i:
+                index[head].append(t)
+        doc.user_data["kg_children"] = index
+    return index[token.i]
+
+
+def sentence_roots(doc: Doc) -> list[Token]:
+    """The root of each sentence, made once per Doc (Span.root walks the sentence on every call)."""
+    cached = doc.user_data.get("kg_roots")
+    if cached is None:
+        cached = doc.user_data["kg_roots"] = [sent.root for sent in sentences(doc)]
+    return cached
+
+
+def span_text(span: Span) -> str:
+    """``span.text`` cut from the document's text (Span.text and Doc.text join a new Token per
+    word on every call; the document's text is joined once)."""
+    text = span.doc.user_data.get("kg_text")
+    if text is None:
+        text = span.doc.user_data["kg_text"] = span.doc.text
+    return text[span.start_char:span.end_char]
+
+
 def sentence_numbers(doc: Doc) -> list[int]:
     """The number of the sentence each token is in, made once per Doc."""
     cached = doc.user_data.get("kg_sentences")
@@ -73,13 +105,7 @@ class GazetteerMerger:
             for form in {alias, alias.replace("'", "\u2019")}:
                 target = exact if _case_sensitive(form) else folded
                 target.setdefault(entry_id, []).append(nlp.make_doc(form))
-        # A merged name is a word the model has never seen: give its lexeme the features of the
-        # name's last word ("Islamic State" reads as "State"), so tagging and parsing treat it as
-        # an ordinary proper noun.
-        for alias, _ in gazetteer.surface_forms():
-            for form in {alias, alias.replace("'", "\u2019")}:
-                if " " in form or "-" in form:
-                    _borrow_features(nlp.vocab, form)
+        self.borrowed: set[str] = set()  # merged names whose lexemes have their last word's features
         for entry_id, docs in exact.items():
             self.exact.add(entry_id, docs)
         for entry_id, docs in folded.items():
@@ -112,6 +138,14 @@ class GazetteerMerger:
                     continue
                 spans.append(span)
         spans = filter_spans(spans)
+        # A merged name is a word the model has never seen: give its lexeme the features of the
+        # name's last word ("Islamic State" reads as "State"), so tagging and parsing treat it as
+        # an ordinary proper noun. Done as names turn up (for every alias up front: 0.4 s a process).
+        for span in spans:
+            text = span.text
+            if text not in self.borrowed and (" " in text or "-" in text):
+                _borrow_features(doc.vocab, text)
+                self.borrowed.add(text)
         with doc.retokenize() as retokenizer:
             for span in spans:
                 entry = self.gazetteer.entries[span.label_]

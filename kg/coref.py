@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
-from .components import gazetteer_ids, sentence_numbers, tokens
+from .components import children, gazetteer_ids, sentence_numbers, sentences, tokens
 from .model import Mention
 from .ontology import is_a
 
@@ -45,7 +45,7 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
     """
     gazetteer = gazetteer or load_gazetteer()
     nominals = nominals or load_nominals()
-    loaded_words = {w for e in gazetteer.entries.values() for w in e.descriptors}
+    loaded_words = gazetteer.descriptor_words
     covered = {i for m in mentions for i in range(m.start, m.end)}
     sent_index = sentence_numbers(doc)
     resolved = list(mentions)
@@ -82,12 +82,12 @@ def _speaking_organization(token, mentions: list[Mention], nominals: Nominals) -
     """Who "we" / "our" is in a quotation: the organization the sentence says is speaking
     ("..., the ministry said"), or the one its speaker speaks for ("Pentagon spokesperson Dana
     White" ... "White said")."""
-    sent = token.sent
+    sent = sentences(token.doc)[sentence_numbers(token.doc)[token.i]]
     verb = next((t for t in sent if t.lemma_.lower() in nominals.reporting_verbs and t.pos_ in ("VERB", "AUX")
                  and not (t.i > token.i and any(c.i == token.i for c in t.subtree) and t.dep_ != "ROOT")), None)
     if verb is None:
         return None
-    subjects = [c for c in verb.children if c.dep_ == "nsubj" and not c.i <= token.i <= c.right_edge.i]
+    subjects = [c for c in children(verb) if c.dep_ == "nsubj" and not c.i <= token.i <= c.right_edge.i]
     for subject in subjects:
         m = next((m for m in mentions if m.start <= subject.i < m.end and m.kind != "pronoun"), None)
         if m is None:
@@ -108,7 +108,8 @@ def _affiliation(doc, person: Mention, mentions: list[Mention], nominals: Nomina
             continue
         window = [t for t in doc[max(0, m.start - 4):m.start]]
         if m.end < len(doc):
-            window += [t for t in doc[m.end:min(len(doc), m.end + 6)] if t.sent == doc[m.start].sent]
+            same = sentence_numbers(doc)
+            window += [t for t in doc[m.end:min(len(doc), m.end + 6)] if same[t.i] == same[m.start]]
         if not any(t.lemma_.lower() in nominals.speaker_titles for t in window):
             continue
         for t in window:
@@ -132,15 +133,15 @@ def _reference(token, nominals: Nominals):
     types = nominals.descriptions.get(lower) or nominals.descriptions.get(token.lemma_.lower())
     if not types:
         return None
-    children = list(token.children)
-    if not any(c.dep_ == "det" and c.lower_ in ("the", "this", "that", "these", "those") for c in children):
+    kids = children(token)
+    if not any(c.dep_ == "det" and c.lower_ in ("the", "this", "that", "these", "those") for c in kids):
         return None
     # "the town of Arsal", "the group formerly known as X", "the Syrian army": not a back-reference
-    if any(c.dep_ in ("prep", "acl", "appos", "relcl", "poss") and (c.dep_ != "prep" or c.lower_ == "of") for c in children):
+    if any(c.dep_ in ("prep", "acl", "appos", "relcl", "poss") and (c.dep_ != "prep" or c.lower_ == "of") for c in kids):
         return None
-    if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c.i in gazetteer_ids(token.doc)) for c in children):
+    if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c.i in gazetteer_ids(token.doc)) for c in kids):
         return None
-    words = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in children if c.dep_ in ("amod", "compound")}
+    words = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in kids if c.dep_ in ("amod", "compound")}
     return "description", types, words
 
 

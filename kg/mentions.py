@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from functools import cache
 
-from .components import gazetteer_ids, sentence_numbers, tokens
+from .components import children, gazetteer_ids, sentence_numbers, span_text, tokens
 from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
 from .geonames import load_places, place_of_entry
 from .model import Mention
@@ -59,7 +59,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, nominals: Nominals | 
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in nominals.place_suffixes \
                 and end not in taken:
             end += 1  # "Mopti Region", "Al Jufra Airbase"
-        text = doc[start:end].text
+        text = span_text(doc[start:end])
         if _NOT_NAMES.match(text) or not any(c.isalpha() for c in text):
             continue
         entry = gazetteer.lookup(text)
@@ -120,7 +120,7 @@ def _named_by_head(doc, taken, sentence_of, nominals) -> list[Mention]:
             continue
         if token.head.lower_ != "of" or token.head.head.lemma_.lower() not in nominals.place_heads:
             continue
-        start = min([token.i] + [c.i for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"])
+        start = min([token.i] + [c.i for c in children(token) if c.dep_ == "compound" and c.pos_ == "PROPN"])
         if any(i in taken for i in range(start, token.i + 1)):
             continue
         kind = nominals.place_suffixes.get(token.head.head.lemma_.lower(), "Settlement")
@@ -186,7 +186,7 @@ def _acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sen
             name = before
         else:
             start, end = full
-            text = doc[start:end].text
+            text = span_text(doc[start:end])
             entry = gazetteer.lookup(text) or gazetteer.lookup(acronym)
             inner = [m for m in out if m.start >= start and m.end <= end]
             if entry is not None:
@@ -275,7 +275,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, nominals: Nominals
         place = t.head.lemma_.lower()
     elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in nominals.place_heads and t.head.i == m.end:
         place = t.head.lemma_.lower()
-    elif any(c.dep_ == "appos" and c.lemma_.lower() in nominals.place_heads for c in head.children):
+    elif any(c.dep_ == "appos" and c.lemma_.lower() in nominals.place_heads for c in children(head)):
         place = "town"
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             gazetteer.entries[ids[m.end + 1]].type == "Country" and (m.type != "Person" or len(m.text.split()) == 1):
@@ -322,7 +322,7 @@ def _people_groups(doc, gazetteer, nominals, taken, sentence_of) -> list[Mention
             continue
         if token.tag_ not in ("NNS", "NNPS"):
             continue
-        modifiers = [c for c in token.children if c.dep_ in ("amod", "compound") and c.i < token.i]
+        modifiers = [c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i]
         demonym = next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
         if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):
             continue
@@ -338,6 +338,6 @@ def _people_groups(doc, gazetteer, nominals, taken, sentence_of) -> list[Mention
 def _mention(doc, start, end, type_, sentence_of, gazetteer_id=None) -> Mention:
     span = doc[start:end]
     return Mention(
-        start=start, end=end, start_char=span.start_char, end_char=span.end_char, text=span.text,
+        start=start, end=end, start_char=span.start_char, end_char=span.end_char, text=span_text(span),
         type=type_, kind="name", gazetteer_id=gazetteer_id, sentence=sentence_of[start],
     )

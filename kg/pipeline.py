@@ -6,14 +6,21 @@ import itertools
 import queue
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from . import coref, mentions, resolve
 from .model import Document, Extraction
-from .relations import Extractor
+
+if TYPE_CHECKING:
+    from .relations import Extractor
+# the stages (and spaCy) are imported where they run: a parent process that only writes what its
+# workers extract starts them a second sooner without importing spaCy itself
 
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
+    from . import coref, mentions, resolve
+    from .relations import Extractor
+
     extractor = extractor or Extractor()
     found = mentions.find_mentions(doc, extractor.gazetteer, extractor.nominals)
     keyed = resolve.assign_keys(doc, found, extractor.gazetteer)
@@ -29,6 +36,7 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
 def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[Extraction]:
     """Parse ``documents`` in batches and extract each, in order, pulling them as it goes."""
     from . import nlp
+    from .relations import Extractor
 
     extractor = Extractor()
     waiting: deque[Document] = deque()  # read from the input, not yet out of the parser

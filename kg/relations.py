@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .components import sentence_numbers, sentences, tokens
+from .components import children, sentence_numbers, sentence_roots, sentences, span_text, tokens
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals
 from .lexicon import Lexicon, Rule, load_lexicon
 from .model import Assertion, Mention
@@ -67,6 +67,10 @@ class Extractor:
         for rule in self.predicates:
             for lemma in rule.lemmas:
                 self.by_form[rule.pos].setdefault(lemma, []).append(rule)
+        # the words of two-word triggers ("drive out", "car bomb"): only a token with one of them
+        # as its lemma can make such a form with a particle or compound
+        self.in_phrases = {pos: {w for form in forms if " " in form for w in form.split()}
+                           for pos, forms in self.by_form.items()}
         titles = [(r, w) for r in self.lexicon.rules_for("title") for w in r.lemmas]
         self.titles = {w: r for r, w in titles}
 
@@ -89,9 +93,10 @@ class Extractor:
             if pos not in ("VERB", "NOUN"):
                 continue
             by_form = self.by_form[pos]
-            if _lemma(token) not in by_form and token.lower_ not in by_form and not token.n_lefts + token.n_rights:
+            lemma = _lemma(token)
+            if lemma not in by_form and token.lower_ not in by_form and lemma not in self.in_phrases[pos]:
                 continue
-            matched = {self.order[r.id]: r for form in _forms(token) for r in by_form.get(form, ())}
+            matched = {self.order[r.id]: r for form in _forms(token, lemma) for r in by_form.get(form, ())}
             for _, rule in sorted(matched.items()):  # in lexicon order
                 found.extend(self._predicate(token, rule))
         for rule in self.lexicon.rules_for("title"):
@@ -119,7 +124,7 @@ class Extractor:
         keys: list[str] = []
         members = [token, *token.conjuncts]
         own = self.at.get(token.i)
-        for c in token.children:
+        for c in children(token):
             # "Hezbollah, the Syrian army and later the Iraqi army": a list the parser read as an apposition
             other = self.at.get(c.i)
             if c.dep_ == "appos" and c.conjuncts and other is not None and other.kind == "name" and \
@@ -140,7 +145,7 @@ class Extractor:
             if country:  # "our Somali partners", "Iranian-backed"
                 return [country]
         lemma = token.lemma_.lower()
-        children = list(token.children)
+        kids = children(token)
         # "President Bashar al-Assad" (however the parser attached the name)
         if lemma in self.titles or token.lower_ in self.titles:
             nxt = token.nbor() if token.i + 1 < len(self.doc) else None
@@ -158,16 +163,16 @@ class Extractor:
                 return [nxt.key]
         # "Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones"
         if lemma in ARMED_FORCES_WORDS or token.lower_ in ARMED_FORCES_WORDS or lemma in self.nominals.military_assets:
-            for c in children:
+            for c in kids:
                 country = self._country_of(c)
                 if country and f"{country}-armed-forces" in self.gazetteer.entries:
                     return [f"{country}-armed-forces"]
-        for c in children:
+        for c in kids:
             if c.i in seen:
                 continue
             if c.dep_ == "amod" and c.lemma_.lower() in ("loyal", "allied", "affiliated") and lemma in self.nominals.member_nouns:
                 # "forces loyal to Khalifa Haftar"
-                for prep in (p for p in c.children if p.dep_ == "prep" and p.lower_ in ("to", "with")):
+                for prep in (p for p in children(c) if p.dep_ == "prep" and p.lower_ in ("to", "with")):
                     for pobj in _pobjs(prep):
                         keys = self.entities_of(pobj, seen | {c.i})
                         if keys:
@@ -187,7 +192,7 @@ class Extractor:
                 if keys:
                     return keys
             elif c.dep_ == "acl" and c.lemma_ in ("know", "call", "name", "dub"):
-                for cc in c.children:
+                for cc in children(c):
                     if cc.dep_ == "prep" and cc.lower_ == "as":
                         for pobj in _pobjs(cc):
                             keys = self.entities_of(pobj, seen | {c.i})
@@ -254,7 +259,7 @@ class Extractor:
         return []
 
     def _slot(self, t, slot: str, rule: Rule) -> list:
-        kids = list(t.children)
+        kids = children(t)
         if slot == "nsubj":
             return _subjects(t)
         if slot == "dobj":
@@ -283,7 +288,7 @@ class Extractor:
             if not found and _pos(t) == "VERB":
                 # "escort Daesh fighters to eastern Syria": the parser often hangs the goal on the object
                 for obj in [c for c in kids if c.dep_ == "dobj"]:
-                    for holder in [obj, *[c for c in obj.children if c.dep_ == "appos"]]:
+                    for holder in [obj, *[c for c in children(obj) if c.dep_ == "appos"]]:
                         found.extend(_prep_objects(holder, slot[5:]))
             if not found and _pos(t) in ("VERB", "NOUN"):
                 # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
@@ -344,7 +349,7 @@ class Extractor:
             if left is not None and _title_word(left) in rule.lemmas:
                 titles.append(left)
             head = doc[m.end - 1]
-            for c in head.children:
+            for c in children(head):
                 if c.dep_ in ("appos", "compound") and _title_word(c) in rule.lemmas and c.i not in (t.i for t in titles):
                     titles.append(c)
             if head.dep_ == "appos" and _title_word(head.head) in rule.lemmas:
@@ -356,13 +361,13 @@ class Extractor:
     def _title_organizations(self, title, person: Mention) -> list[str]:
         keys: list[str] = []
         # "Sudan's army chief X": the army of the country, not the country
-        armed = any(c.dep_ in ("compound", "amod") and c.lemma_.lower() in ARMED_FORCES_WORDS for c in title.children)
+        armed = any(c.dep_ in ("compound", "amod") and c.lemma_.lower() in ARMED_FORCES_WORDS for c in children(title))
         if armed:
-            for c in title.children:
+            for c in children(title):
                 country = self._country_of(c) if c.dep_ in ("poss", "amod", "compound", "nmod") else None
                 if country and f"{country}-armed-forces" in self.gazetteer.entries:
                     return [f"{country}-armed-forces"]
-        for c in title.children:
+        for c in children(title):
             if c.dep_ == "prep" and c.lower_ in ("of", "for"):
                 for p in _pobjs(c):
                     keys.extend(self.entities_of(p))
@@ -389,14 +394,14 @@ class Extractor:
             if m.kind != "name" or not m.key or not is_a(m.type, "Organization"):
                 continue
             head = self.doc[m.end - 1]
-            candidates = [c for c in head.children if c.dep_ in ("amod", "poss", "compound", "nmod") and c.i < m.start]
-            described = [c for c in head.children if c.dep_ == "appos"] + ([head.head] if head.dep_ == "appos" else [])
+            candidates = [c for c in children(head) if c.dep_ in ("amod", "poss", "compound", "nmod") and c.i < m.start]
+            described = [c for c in children(head) if c.dep_ == "appos"] + ([head.head] if head.dep_ == "appos" else [])
             if head.dep_ in ("nsubj", "nsubjpass") and head.head.lemma_.lower() in COPULAR_VERBS:
                 # "Hezbollah is a Lebanese ... group"
-                described += [c for c in head.head.children if c.dep_ == "attr"]
+                described += [c for c in children(head.head) if c.dep_ == "attr"]
             for appos in described:
                 if appos.lemma_.lower() in self.nominals.member_nouns or appos.lemma_.lower() in self.nominals.descriptions:
-                    candidates.extend(c for c in appos.children if c.dep_ in ("amod", "compound", "nmod") and c.i < appos.i)
+                    candidates.extend(c for c in children(appos) if c.dep_ in ("amod", "compound", "nmod") and c.i < appos.i)
             for c in candidates:
                 country = self._country_of(c)
                 if country and country != m.key:
@@ -417,18 +422,18 @@ class Extractor:
                 holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
             for holder in list(holders):
                 # "Kunduz, located in northern Afghanistan"
-                for c in holder.children:
+                for c in children(holder):
                     if c.dep_ in ("acl", "relcl") and c.lemma_.lower() in ("locate", "situate", "lie", "sit"):
                         holders.append(c)
             for holder in holders:
-                for c in holder.children:
+                for c in children(holder):
                     if c.dep_ == "prep" and c.lower_ == "in":
                         for p in _pobjs(c):
                             for key in self.entities_of(p):
                                 if rank.get(self.type_of(key), -1) >= rank[m.type] and key != m.key:
                                     yield Found(m.key, key, rule, c.i)
                 if holder is not head:
-                    for c in holder.children:
+                    for c in children(holder):
                         if c.dep_ in ("amod", "compound", "nmod") and c.i < holder.i:
                             country = self._country_of(c)
                             if country and country != m.key:
@@ -481,12 +486,13 @@ class Extractor:
             if relation.symmetric and o < s:
                 s, o = o, s
             sent = self.sentence_of(trigger)
+            text = span_text(sent)
             confidence = f.rule.confidence * (0.8 if doubtful else 1.0)
             key = (s, relation.name, o, sent.start_char)
             if key in out and out[key].confidence >= confidence:
                 continue
             out[key] = Assertion(
-                subject=s, predicate=relation.name, object=o, doc_id=doc_id, evidence=sent.text.strip(),
+                subject=s, predicate=relation.name, object=o, doc_id=doc_id, evidence=text.strip(),
                 start_char=sent.start_char, end_char=sent.end_char, rule=f.rule.id,
                 confidence=round(confidence, 3), reported_by=reporter,
             )
@@ -506,16 +512,16 @@ class Extractor:
                     return None, verb.lemma_.lower() in DOUBTFUL_REPORTING
             t = t.head
         sent = self.sentence_of(trigger)
-        for t in (sent if "ccording to" in sent.text else ()):
+        for t in (sent if "ccording to" in span_text(sent) else ()):
             # "According to the Syrian Observatory, ..."
             if t.lower_ == "according" and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
                 for pobj in _pobjs(self.doc[t.i + 1]):
                     keys = self.entities_of(pobj)
                     if keys:
                         return keys[0], False
-        root = sent.root
+        root = sentence_roots(self.doc)[sentence_numbers(self.doc)[trigger.i]]
         if root.lemma_.lower() in self.nominals.reporting_verbs and trigger.i > root.i:
-            for c in root.children:
+            for c in children(root):
                 if c.dep_ == "nsubj":
                     keys = self.entities_of(c)
                     if keys:
@@ -537,10 +543,10 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
     t = trigger
     first = True
     # "his pledged recapture of Sana'a", "a failed attempt": the event is not asserted
-    if any(c.dep_ in ("amod", "compound") and c.lower_ in NON_FACTUAL_MODIFIERS for c in trigger.children):
+    if any(c.dep_ in ("amod", "compound") and c.lower_ in NON_FACTUAL_MODIFIERS for c in children(trigger)):
         return "hypothetical"
     while True:
-        kids = list(t.children)
+        kids = children(t)
         if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in kids):
             flips += 1
         if not first:
@@ -587,10 +593,10 @@ def _lemma(token) -> str:
     return lemma
 
 
-def _forms(token) -> set[str]:
-    lemma = _lemma(token)
+def _forms(token, lemma: str | None = None) -> set[str]:
+    lemma = lemma or _lemma(token)
     forms = {lemma, token.lower_}
-    for c in token.children:
+    for c in children(token):
         if c.dep_ == "prt":
             forms.add(f"{lemma} {c.lower_}")
         elif c.dep_ == "compound" and c.i == token.i - 1:
@@ -608,7 +614,7 @@ def _title_word(token) -> str:
 
 def _pobjs(prep) -> list:
     out = []
-    for c in prep.children:
+    for c in children(prep):
         if c.dep_ in ("pobj", "pcomp"):
             out.append(c)
         elif c.dep_ == "prep":  # "out of", "along with"
@@ -619,16 +625,16 @@ def _pobjs(prep) -> list:
 def _prep_objects(verb, word: str, gapping: bool = False) -> list:
     """Objects of ``word`` attached to ``verb``; with gapping, also "with A on one front and B on the other"."""
     out = []
-    preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == word]
+    preps = [c for c in children(verb) if c.dep_ == "prep" and c.lower_ == word]
     for prep in preps:
         out.extend(_pobjs(prep))
     if word == "to" and not out:
         # "allegiance to al-Qaeda" parsed as an infinitive: "to" an aux of a name taken for a verb
-        out.extend(c for c in verb.children if c.dep_ in ("acl", "xcomp", "advcl") and c.pos_ == "PROPN"
-                   and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children))
+        out.extend(c for c in children(verb) if c.dep_ in ("acl", "xcomp", "advcl") and c.pos_ == "PROPN"
+                   and any(a.dep_ == "aux" and a.lower_ == "to" for a in children(c)))
     if gapping and preps:
         after = preps[0].i
-        for c in verb.children:
+        for c in children(verb):
             if c.dep_ == "prep" and c.i > after and c.lower_ != word:
                 for p in _pobjs(c):
                     out.extend(x for x in p.conjuncts if x.pos_ == "PROPN")
@@ -642,14 +648,14 @@ def _subjects(verb) -> list:
     t = verb
     while t.i not in seen:
         seen.add(t.i)
-        subj = [c for c in t.children if c.dep_ in ("nsubj", "csubj")]
+        subj = [c for c in children(t) if c.dep_ in ("nsubj", "csubj")]
         if subj:
             if subj[0].lower_ in RELATIVE_PRONOUNS and t.dep_ == "relcl":
                 return [t.head]
             return subj
-        if any(c.dep_ in ("nsubjpass", "auxpass") for c in t.children):
+        if any(c.dep_ in ("nsubjpass", "auxpass") for c in children(t)):
             # a passive clause: the logical subject is the by-phrase, if any
-            return [p for c in t.children if c.dep_ == "agent" for p in _pobjs(c)]
+            return [p for c in children(t) if c.dep_ == "agent" for p in _pobjs(c)]
         if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
             t = t.head
             continue
