@@ -14,6 +14,7 @@ appended to the store's N-Quads journal (:mod:`kg.journal`), from which export c
 from __future__ import annotations
 
 import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -132,14 +133,16 @@ class Store:
     def __init__(self, path: str | os.PathLike | None = None, *, writable: bool = False) -> None:
         self.path = Path(path) if path else default_store_path()
         self.writable = writable
+        self._writer: ThreadPoolExecutor | None = None
+        self._pending: Future | None = None
         if not writable and not (self.path / "CURRENT").exists():
             raise StoreError(f"no kg store at {self.path}", hint="build one first with `kg build FILES --store PATH`")
         try:
             if writable:
                 self.path.mkdir(parents=True, exist_ok=True)
-                self._ox = ox.Store(str(self.path))
+                self._store = ox.Store(str(self.path))
             else:
-                self._ox = ox.Store.read_only(str(self.path))
+                self._store = ox.Store.read_only(str(self.path))
         except OSError as exc:
             message = str(exc)
             if "lock" in message.lower():
@@ -177,15 +180,39 @@ class Store:
 
     def add_batch(self, extractions: list[Extraction]) -> list[int]:
         """Write documents' graphs, each wholly or (after a kill, once the store is reopened) not at
-        all; returns the number of quads of each."""
+        all; returns the number of quads of each.
+
+        The quads are made and serialized here; loading them runs on a writer thread (Oxigraph
+        parses and loads without the GIL), so the next documents are extracted meanwhile. One
+        write is in flight at a time, and anything else done with the store waits for it.
+        """
         graphs = [(e.document.id, extraction_quads(e)) for e in extractions]
-        markers = [ox.Quad(N(document_graph(doc_id)), _IN_PROGRESS, _TRUE, N(META_GRAPH)) for doc_id, _ in graphs]
-        self._ox.extend(markers)
-        self._ox.bulk_extend(q for _, quads in graphs for q in quads)
-        self.journal.append((doc_id, ox.serialize(quads, format=ox.RdfFormat.N_QUADS)) for doc_id, quads in graphs)
-        for marker in markers:
-            self._ox.remove(marker)
+        payloads = [(doc_id, ox.serialize(quads, format=ox.RdfFormat.N_QUADS)) for doc_id, quads in graphs]
+        self._wait()
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-store-writer")
+        self._pending = self._writer.submit(self._write, payloads)
         return [len(quads) for _, quads in graphs]
+
+    def _write(self, payloads: list[tuple[str, bytes]]) -> None:
+        store = self._store
+        markers = [ox.Quad(N(document_graph(doc_id)), _IN_PROGRESS, _TRUE, N(META_GRAPH)) for doc_id, _ in payloads]
+        store.extend(markers)
+        store.bulk_load(b"".join(payload for _, payload in payloads), format=ox.RdfFormat.N_QUADS)
+        self.journal.append(payloads)
+        for marker in markers:
+            store.remove(marker)
+
+    def _wait(self) -> None:
+        """Wait for the write in flight, raising its error if it failed."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    @property
+    def _ox(self) -> ox.Store:
+        self._wait()
+        return self._store
 
     def _take_out_unfinished(self) -> None:
         """Remove the graphs a killed build was bulk-loading; the next build extracts them again."""
@@ -289,8 +316,12 @@ class Store:
         return Dataset(store=OxigraphStore(store=self._ox), default_union=True)
 
     def close(self) -> None:
-        self.flush()
-        del self._ox
+        try:
+            self.flush()
+        finally:
+            if self._writer is not None:
+                self._writer.shutdown(wait=True)
+            del self._store
 
     def __enter__(self) -> Store:
         return self
