@@ -37,7 +37,7 @@ def cli() -> None:
 @click.argument("sources", nargs=-1, required=True)
 @_store_option
 @click.option("--processes", "-p", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="spaCy worker processes.")
+              help="Processes that parse and extract (each loads spaCy once); the store is written from this one.")
 @click.option("--scheduler", metavar="ADDRESS", help="Extract on this Dask cluster (e.g. tcp://HOST:8786).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Extract on a local Dask cluster of N worker processes.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary; no progress display.")
