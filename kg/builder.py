@@ -9,6 +9,7 @@ results are written here, so the graph is the same.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -16,10 +17,19 @@ from .ingest import iter_inputs
 from .model import Document, Extraction, InputProblem
 from .vocab import entity_iri
 
-WRITE_BATCH = 128  # documents per store write: one bulk load (measured 3x cheaper per document than a
-                  # transaction each, and 15% cheaper than batches of 64)
+WRITE_BATCH = 256  # documents per store write: one bulk load. Measured: 3x cheaper per document than a
+                  # transaction each; batches of 512 cost the writing process 27% less CPU than 128
+                  # (fewer files for RocksDB to compact). KG_WRITE_BATCH overrides it: smaller batches
+                  # lose less work to a kill, larger ones load faster.
 FLUSH_EVERY = 512  # documents between flushes of the store's write buffers to disk (measured: without
                    # them RocksDB's memtables grew by ~200 MB per 1,000 documents)
+
+def write_batch() -> int:
+    try:
+        return max(1, int(os.environ.get("KG_WRITE_BATCH", WRITE_BATCH)))
+    except ValueError:
+        return WRITE_BATCH
+
 
 Extract = Callable[[list[Document]], Iterator[Extraction]]
 
@@ -73,15 +83,16 @@ def build(sources: Iterable[str], store,
             report.added += 1
             report.assertions += len(extraction.assertions)
             touched.update(str(entity_iri(e.key)) for e in extraction.entities)
-            if on_document:
-                on_document(extraction.document, len(extraction.assertions))
         if report.added % FLUSH_EVERY < len(batch):
             store.flush()
         batch.clear()
 
+    size = write_batch()
     for extraction in extract(new_documents()):
         batch.append(extraction)
-        if len(batch) >= WRITE_BATCH:
+        if on_document:  # progress as documents are extracted; they are written a batch at a time
+            on_document(extraction.document, len(extraction.assertions))
+        if len(batch) >= size:
             write()
     if batch:
         write()

@@ -110,10 +110,7 @@ def _nquads(store: Store, output: IO[bytes]) -> None:
     faster than decoding them out of RocksDB), the rest read from the store. Bookkeeping is left out."""
     oxi = store.oxigraph
     docs = store.document_ids()
-    copied = store.journal.copy_to(output, docs)
-    if not copied:  # no journal (a store from an older kg): Oxigraph dumps the whole dataset in one go
-        oxi.dump(output, ox.RdfFormat.N_QUADS)
-        return
+    copied = store.journal.copy_to(output, docs)  # none from a store made before the journal
     rest = [N(document_graph(doc)) for doc in sorted(docs - copied)]
     prefix = str(document_graph(""))
     rest += [g for g in oxi.named_graphs() if not g.value.startswith(prefix) and g.value != str(META_GRAPH)]

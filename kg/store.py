@@ -49,7 +49,7 @@ def entity_label_quads(store, subset: list[str] | None) -> tuple[list[ox.Quad], 
     forms: dict[str, dict[str, int]] = defaultdict(dict)
     gaz_ids: dict[str, str] = {}
     for row in store.query(
-        f"SELECT ?e ?form (COUNT(DISTINCT ?g) AS ?n) WHERE {{ {values}GRAPH ?g {{ ?e kg:surfaceForm ?form }} }} "
+        f"SELECT ?e ?form (COUNT(*) AS ?n) WHERE {{ {values}GRAPH ?g {{ ?e kg:surfaceForm ?form }} }} "
         "GROUP BY ?e ?form", union=False,
     ):
         forms[row["e"].value][row["form"].value] = int(row["n"].value)

@@ -68,3 +68,25 @@ def test_a_store_without_a_journal_exports_the_same(built, tmp_path):
     for path in (built / "nquads").iterdir():
         path.unlink()
     assert exported(built, tmp_path) == want
+
+
+def test_a_graph_left_marked_by_a_killed_write_is_taken_out_on_reopening(built, tmp_path):
+    """What a kill between the marker and its removal leaves: the next writer removes the graph,
+    tombstones its journal block, and a build extracts the document again."""
+    from kg.rdf import N
+    from kg.store import _IN_PROGRESS, _TRUE
+    from kg.vocab import META_GRAPH, document_graph
+
+    whole = stored(built)
+    with kg.open_store(built) as store:
+        victim = sorted(store.document_ids())[0]
+    marker = ox.Quad(N(document_graph(victim)), _IN_PROGRESS, _TRUE, N(META_GRAPH))
+    with kg.open_store(built, writable=True) as store:
+        store.oxigraph.add(marker)
+    with kg.open_store(built, writable=True) as store:  # the next build's open
+        assert victim not in store.document_ids()
+        assert not list(store.oxigraph.quads_for_pattern(None, _IN_PROGRESS, None, None))
+        assert store.labels_stale(), "labels are owed until a build recomputes them"
+    assert exported(built, tmp_path) == stored(built), "the journal block went with the graph"
+    report = kg.build([str(EXAMPLES), str(DEV)], store=built)
+    assert report.added == 1 and stored(built) == whole

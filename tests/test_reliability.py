@@ -145,10 +145,11 @@ def test_builds_killed_at_random_moments_leave_whole_documents_and_the_next_run_
     victim = tmp_path / "victim"
     rng = random.Random(11)
     kills = 0
+    small_batches = {**os.environ, "KG_WRITE_BATCH": "4"}  # writes every few documents: kills land mid-write
     for _ in range(6):
         process = subprocess.Popen([*KG, "build", str(corpus), "--store", str(victim), "--quiet"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(1.0, 4.0))
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=small_batches)
+        time.sleep(rng.uniform(2.0, 6.0))
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
             kills += 1
