@@ -272,6 +272,7 @@ def main() -> None:
         results["articles_per_hour_per_core"] = first["added"] / first["seconds"] * 3600 / 2
         results["quads_per_article"] = first["quads"] / max(first["added"], 1)
         results["store_mb"] = sum(f.stat().st_size for f in (work / "full").rglob("*") if f.is_file()) / 2**20
+        results["journal_mb"] = sum(f.stat().st_size for f in (work / "full" / "nquads").glob("*")) / 2**20
         print(f"full build: {first['added']} articles in {first['seconds']:.0f} s, rebuild {again['seconds']:.1f} s, "
               f"peak {first['peak_rss_mb']:.0f} MB ({small} articles: {part['peak_rss_mb']:.0f} MB), Python heap "
               f"{first['peak_heap_mb']:.1f} MB ({part['peak_heap_mb']:.1f} MB)", flush=True)
@@ -307,7 +308,8 @@ def report(r: dict) -> str:
              f"for a fifth of the articles (kg's Python heap: {r['build_full']['peak_heap_mb']:.1f} vs "
              f"{r['build_part']['peak_heap_mb']:.1f} MB; the rest of the growth is RocksDB's caches of a bigger store)",
              f"{r['articles_per_hour_per_core']:,.0f} articles per hour per core, {r['quads_per_article']:.0f} quads "
-             f"per article, store {r['store_mb']:.0f} MB on disk",
+             f"per article, store {r['store_mb']:.0f} MB on disk (of which the N-Quads journal "
+             f"{r.get('journal_mb', 0):.0f} MB)",
              f"store at {s.get('triples', 0):,} triples: load {s.get('oxigraph_load_s', 0):.1f} s (rdflib "
              f"{s.get('rdflib_load_s', 0):.1f} s)",
              f"N-Quads export of the whole graph ({s.get('exported', 0):,} statements): "
