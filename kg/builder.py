@@ -21,8 +21,7 @@ WRITE_BATCH = 256  # documents per store write: one bulk load. Measured: 3x chea
                   # transaction each; batches of 512 cost the writing process 27% less CPU than 128
                   # (fewer files for RocksDB to compact). KG_WRITE_BATCH overrides it: smaller batches
                   # lose less work to a kill, larger ones load faster.
-FLUSH_EVERY = 512  # documents between flushes of the store's write buffers to disk (measured: without
-                   # them RocksDB's memtables grew by ~200 MB per 1,000 documents)
+
 
 def write_batch() -> int:
     try:
@@ -31,7 +30,7 @@ def write_batch() -> int:
         return WRITE_BATCH
 
 
-Extract = Callable[[list[Document]], Iterator[Extraction]]
+Extract = Callable[[Iterable[Document]], Iterator[Extraction]]
 
 
 @dataclass
@@ -83,8 +82,6 @@ def build(sources: Iterable[str], store,
             report.added += 1
             report.assertions += len(extraction.assertions)
             touched.update(str(entity_iri(e.key)) for e in extraction.entities)
-        if report.added % FLUSH_EVERY < len(batch):
-            store.flush()
         batch.clear()
 
     size = write_batch()

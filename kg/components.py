@@ -12,6 +12,7 @@ from .gazetteer import Gazetteer, load_gazetteer, load_nominals
 if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)
 
+
 def gazetteer_ids(doc: Doc) -> dict[int, str]:
     """Token index -> gazetteer entry id of the names the gazetteer component merged."""
     return doc.user_data.get("kg_ids", {})
@@ -32,6 +33,11 @@ def sentences(doc: Doc) -> list[Span]:
     if cached is None:
         cached = doc.user_data["kg_sents"] = list(doc.sents)
     return cached
+
+
+def sentence_of(token: Token) -> Span:
+    """The sentence ``token`` is in (Token.sent rebuilds it on every call)."""
+    return sentences(token.doc)[sentence_numbers(token.doc)[token.i]]
 
 
 def children(token: Token) -> list[Token]:

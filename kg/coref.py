@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
-from .components import children, gazetteer_ids, sentence_numbers, sentences, tokens
+from .components import children, gazetteer_ids, sentence_numbers, sentence_of, tokens
 from .model import Mention
 from .ontology import is_a
 
@@ -82,7 +82,7 @@ def _speaking_organization(token, mentions: list[Mention], nominals: Nominals) -
     """Who "we" / "our" is in a quotation: the organization the sentence says is speaking
     ("..., the ministry said"), or the one its speaker speaks for ("Pentagon spokesperson Dana
     White" ... "White said")."""
-    sent = sentences(token.doc)[sentence_numbers(token.doc)[token.i]]
+    sent = sentence_of(token)
     verb = next((t for t in sent if t.lemma_.lower() in nominals.reporting_verbs and t.pos_ in ("VERB", "AUX")
                  and not (t.i > token.i and any(c.i == token.i for c in t.subtree) and t.dep_ != "ROOT")), None)
     if verb is None:

@@ -32,7 +32,6 @@ class Journal:
 
     def __init__(self, folder: Path, writable: bool = False) -> None:
         self.folder = folder
-        self.writable = writable
         self.generation = self._current_generation()
         if writable:
             folder.mkdir(exist_ok=True)
@@ -129,13 +128,13 @@ class Journal:
 
     # ------------------------------------------------------------------ upkeep
 
-    def dead_share(self, live: dict[str, tuple[int, int, int]] | None = None) -> float:
+    def dead_share(self) -> float:
+        """The share of the data file no live block uses (0 below :data:`COMPACT_MIN_BYTES`)."""
         data_path = self._path("nq")
         size = data_path.stat().st_size if data_path.exists() else 0
         if size < COMPACT_MIN_BYTES:
             return 0.0
-        live = self.blocks() if live is None else live
-        return 1.0 - sum(length for _, length, _ in live.values()) / size
+        return 1.0 - sum(length for _, length, _ in self.blocks().values()) / size
 
     def compact(self, doc_ids: set[str]) -> bool:
         """Rewrite the blocks of ``doc_ids`` (the store's documents) into a new generation when

@@ -82,7 +82,8 @@ def bounded(submit: Callable[[list[Document]], None], receive: Callable[[], list
     while in_flight:
         extractions = receive()
         in_flight -= 1
-        for batch in itertools.islice(pending, 1):  # top up before the parent writes these
+        batch = next(pending, None)  # top up before the parent writes these
+        if batch is not None:
             submit(batch)
             in_flight += 1
         yield from extractions

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .components import children, sentence_numbers, sentence_roots, sentences, span_text, tokens
+from .components import children, sentence_numbers, sentence_of, sentence_roots, span_text, tokens
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals
 from .lexicon import Lexicon, Rule, load_lexicon
 from .model import Assertion, Mention
@@ -108,10 +108,6 @@ class Extractor:
         return self._assertions(found, doc_id)
 
     # ------------------------------------------------------------------ entities behind a token
-
-    def sentence_of(self, token):
-        """The sentence ``token`` is in (Token.sent rebuilds it on every call)."""
-        return sentences(self.doc)[sentence_numbers(self.doc)[token.i]]
 
     def type_of(self, key: str) -> str:
         if key in self.types:
@@ -485,7 +481,7 @@ class Extractor:
             reporter, doubtful = self._reporter(trigger)
             if relation.symmetric and o < s:
                 s, o = o, s
-            sent = self.sentence_of(trigger)
+            sent = sentence_of(trigger)
             text = span_text(sent)
             confidence = f.rule.confidence * (0.8 if doubtful else 1.0)
             key = (s, relation.name, o, sent.start_char)
@@ -511,7 +507,7 @@ class Extractor:
                             return keys[0], verb.lemma_.lower() in DOUBTFUL_REPORTING
                     return None, verb.lemma_.lower() in DOUBTFUL_REPORTING
             t = t.head
-        sent = self.sentence_of(trigger)
+        sent = sentence_of(trigger)
         for t in (sent if "ccording to" in span_text(sent) else ()):
             # "According to the Syrian Observatory, ..."
             if t.lower_ == "according" and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":

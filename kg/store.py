@@ -174,10 +174,6 @@ class Store:
         prefix = str(document_graph(""))
         return {g.value[len(prefix):] for g in self._ox.named_graphs() if g.value.startswith(prefix)}
 
-    def add(self, extraction: Extraction) -> int:
-        """Write one document's graph; returns the number of quads."""
-        return self.add_batch([extraction])[0]
-
     def add_batch(self, extractions: list[Extraction]) -> list[int]:
         """Write documents' graphs, each wholly or (after a kill, once the store is reopened) not at
         all; returns the number of quads of each.
