@@ -126,7 +126,7 @@ RDFLIB_QUERIES = r"""
 import json, statistics, sys, time
 from rdflib import Dataset
 sys.path.insert(0, ".")
-from kg.sparql import load_query
+from kg.graph.sparql import load_query
 from kg.vocab import PREFIXES
 path, names = sys.argv[1], sys.argv[2].split(",")
 start = time.perf_counter()
@@ -164,7 +164,7 @@ def measure_store(store_path: Path, triples: int, workdir: Path) -> dict:
 
     sys.path.insert(0, str(ROOT))
     import kg
-    from kg.sparql import load_query, named_queries
+    from kg.graph.sparql import load_query, named_queries
     from kg.vocab import PREFIXES
 
     # export first, from the store as kg built it (with its journal), before anything else reads it
@@ -185,7 +185,7 @@ def measure_store(store_path: Path, triples: int, workdir: Path) -> dict:
             if len(quads) >= triples:
                 break
         quads.extend(store.quads(ox.NamedNode(str(ENTITY_GRAPH))))
-        quads.extend(store.oxigraph.quads_for_pattern(None, None, None, ox.NamedNode(str(ONTOLOGY_GRAPH))))
+        quads.extend(store.quads(ox.NamedNode(str(ONTOLOGY_GRAPH))))
         ox.serialize(quads, out, format=ox.RdfFormat.N_QUADS)
     n = len(quads)
     names = [q for q in named_queries() if q not in ("entity", "evidence")]

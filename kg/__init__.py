@@ -21,7 +21,7 @@ __all__ = ["build", "query", "remove", "export", "to_networkx", "info", "validat
 
 def open_store(path: str | Path | None = None, writable: bool = False):
     """The store at ``path`` (a folder, default :func:`kg.store.default_store_path`; or the URL
-    of a SPARQL 1.1 server, see :mod:`kg.remote`)."""
+    of a SPARQL 1.1 server, see :mod:`kg.store.remote`)."""
     from .store import open_store as _open
 
     return _open(path, writable=writable)
@@ -41,11 +41,11 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     from .builder import build as _build
 
     if scheduler or workers:
-        from .cluster import DaskExtractor
+        from .extract.cluster import DaskExtractor
 
         workers_ = DaskExtractor(scheduler, workers)
     elif n_process > 1:
-        from .pipeline import ProcessPool
+        from .extract.pipeline import ProcessPool
 
         workers_ = ProcessPool(n_process)
     else:
@@ -56,11 +56,11 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
 
 def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,
           allow_service: bool = False, timeout: float | None = None):
-    """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.sparql.Result`.
+    """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.graph.sparql.Result`.
 
     Read-only; ``timeout`` (seconds) raises :class:`kg.errors.QueryError` when exceeded.
     """
-    from .sparql import run
+    from .graph.sparql import run
 
     with open_store(store) as s:
         return run(s, sparql, params, allow_service=allow_service, timeout=timeout)
@@ -69,7 +69,7 @@ def query(sparql: str, store: str | Path | None = None, params: dict[str, str] |
 def remove(references: Iterable[str], store: str | Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """Take documents out of the graph, each named by content hash (or its first 8+ characters),
     name or path. Returns the (hash, name) pairs removed and the references that matched nothing."""
-    from .store import find_documents, remove_documents
+    from .store.documents import find_documents, remove_documents
 
     with open_store(store, writable=True) as s:
         found, missing = [], []
@@ -85,15 +85,15 @@ def export(fmt: str, path: str | Path | None = None, store: str | Path | None = 
     """Write the graph as turtle, trig, nquads, ntriples, jsonld, graphml, gexf or json."""
     import sys
 
-    from .exporters import export as _export
+    from .graph.export import export as _export
 
     with open_store(store) as s:
         return _export(s, fmt, path, sys.stdout.buffer, progress)
 
 
 def to_networkx(store: str | Path | None = None):
-    """The entity graph as a ``networkx.MultiDiGraph`` (see :func:`kg.exporters.to_networkx`)."""
-    from .exporters import to_networkx as _to_networkx
+    """The entity graph as a ``networkx.MultiDiGraph`` (see :func:`kg.graph.export.to_networkx`)."""
+    from .graph.export import to_networkx as _to_networkx
 
     with open_store(store) as s:
         return _to_networkx(s)
@@ -101,7 +101,7 @@ def to_networkx(store: str | Path | None = None):
 
 def info(store: str | Path | None = None) -> dict:
     """Counts: documents, entities by type, facts by relation, assertions, triples."""
-    from .stats import info as _info
+    from .graph.stats import info as _info
 
     with open_store(store) as s:
         return _info(s)
@@ -109,7 +109,7 @@ def info(store: str | Path | None = None) -> dict:
 
 def validate(store: str | Path | None = None, file: str | Path | None = None):
     """SHACL-validate the store (or an RDF file); returns a :class:`kg.shapes.Report`."""
-    from .shapes import load_file, validate_graph
+    from .graph.shapes import load_file, validate_graph
 
     if file is not None:
         return validate_graph(load_file(file))
@@ -117,7 +117,7 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
 
     from rdflib import Graph
 
-    from .exporters import export_rdf
+    from .graph.export import export_rdf
 
     with open_store(store) as s:
         buffer = io.BytesIO()
@@ -127,9 +127,9 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
 
 def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,
              docs: list[str] | None = None, progress=None):
-    """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.scoring.Report`."""
-    from .scoring import evaluate as _evaluate
-    from .scoring import file_triples, load_gold, store_triples
+    """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.eval.score.Report`."""
+    from .eval.score import evaluate as _evaluate
+    from .eval.score import file_triples, load_gold, store_triples
 
     def counted(triples):
         for number, triple in enumerate(triples, start=1):

@@ -3,7 +3,7 @@
 Documents stream through: the extractor pulls them from the inputs as it has room (a bounded
 number in flight), and the results are written :data:`WRITE_BATCH` at a time, so memory holds a
 few batches, never the corpus. Extraction runs in this process, in a pool of worker processes
-(:class:`kg.pipeline.ProcessPool`) or on a Dask cluster (:mod:`kg.cluster`); either way the
+(:class:`kg.extract.pipeline.ProcessPool`) or on a Dask cluster (:mod:`kg.extract.cluster`); either way the
 results are written here, so the graph is the same.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .ingest import iter_inputs
-from .model import Document, Extraction, InputProblem
+from .records import Document, Extraction, InputProblem
 from .vocab import entity_iri
 
 WRITE_BATCH = 256  # documents per store write: one bulk load. Measured: 3x cheaper per document than a
@@ -51,10 +51,10 @@ def build(sources: Iterable[str], store,
 
     Bad inputs are reported through ``on_problem`` (and in the report) and do not stop the build.
     ``extract`` maps an iterator of documents to their extractions, in any order, pulling
-    documents as it goes (default: in this process, see :func:`kg.pipeline.extract_all`).
+    documents as it goes (default: in this process, see :func:`kg.extract.pipeline.extract_all`).
     """
     if extract is None:
-        from .pipeline import extract_all as extract
+        from .extract.pipeline import extract_all as extract
 
     report = BuildReport()
     stored = store.document_ids()

@@ -91,7 +91,7 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
     The default graph is the union of all documents' graphs. Queries are read-only.
     """
     import kg
-    from .sparql import format_result, named_queries, parse_params
+    from .graph.sparql import format_result, named_queries, parse_params
 
     if sparql == "list":
         for name, path in named_queries().items():
@@ -183,7 +183,7 @@ def validate(store: str | None, file: str | None) -> None:
 
 def _graph(store: str | None, relations: str | None = None, since: str | None = None, until: str | None = None):
     import kg
-    from .analysis import filter_graph
+    from .graph.analysis import filter_graph
 
     graph = kg.to_networkx(store=store)
     return filter_graph(graph, relations.split(",") if relations else None, since, until)
@@ -204,8 +204,8 @@ _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked).
 def analyze(store, relations, since, until, top, ego, radius, fmt) -> None:
     """Who is central and which camps form: degree, PageRank and betweenness (top N), Louvain
     communities, connected components, and the ego network of an entity."""
-    from .analysis import analyze as run
-    from .sparql import table
+    from .graph.analysis import analyze as run
+    from .graph.sparql import table
 
     result = run(_graph(store, relations, since, until), top=top, ego=ego, radius=radius)
     if fmt == "json":
@@ -252,7 +252,7 @@ def analyze(store, relations, since, until, top, ego, radius, fmt) -> None:
 def path(source, target, store, relations, limit, fmt) -> None:
     """The shortest chains of facts between two entities, each hop with its evidence."""
     import kg
-    from .analysis import paths
+    from .graph.analysis import paths
 
     graph = _graph(store, relations)
     with kg.open_store(store) as s:
@@ -283,7 +283,7 @@ def viz(store, output, fmt, relations, max_nodes, title) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
     names and evidence on click) or a static picture (.png)."""
     import kg
-    from .viz import graph_data, write_html, write_png
+    from .graph.viz import graph_data, write_html, write_png
 
     fmt = fmt or ("png" if output.lower().endswith(".png") else "html")
     graph = _graph(store, relations)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .model import Document, InputProblem
+from .records import Document, InputProblem
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
-from .geonames import GEONAMES_IRI
-from .model import Assertion, Entity, Extraction
+from .extract.geonames import GEONAMES_IRI
+from .records import Assertion, Entity, Extraction
 from .vocab import KG, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri
 
 

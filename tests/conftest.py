@@ -36,7 +36,7 @@ def store_copy(example_store, tmp_path) -> Path:
 def extract():
     """Run the whole extraction on a text; returns the set of (subject, relation, object) keys."""
     from kg.ingest import make_document
-    from kg.pipeline import extract_all
+    from kg.extract.pipeline import extract_all
 
     def run(text: str) -> set[tuple[str, str, str]]:
         (extraction,) = extract_all([make_document(text, name="t")])

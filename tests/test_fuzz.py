@@ -32,7 +32,7 @@ words = st.lists(st.sampled_from(["Hezbollah", "Daesh", "captured", "attacked", 
 @fast(400)
 @given(names)
 def test_any_name_gives_a_valid_iri(name):
-    from kg.gazetteer import key_for_name, slug
+    from kg.extract.gazetteer import key_for_name, slug
     from kg.vocab import entity_iri
 
     key = key_for_name(name)
@@ -46,7 +46,7 @@ def test_any_name_gives_a_valid_iri(name):
 def test_any_text_and_name_survive_every_export_format(texts, name):
     """Extraction on arbitrary text, then every RDF format out and back in, quad for quad."""
     from kg.ingest import make_document, normalize_text
-    from kg.pipeline import extract_all
+    from kg.extract.pipeline import extract_all
     from kg.rdf import extraction_quads
 
     documents = [make_document(t, name=name or "n") for t in texts if normalize_text(t)]
@@ -68,7 +68,7 @@ def test_any_text_and_name_survive_every_export_format(texts, name):
 @given(st.binary(max_size=2000), st.sampled_from([".txt", ".md", ".html", ".jsonl", ".ndjson", ".text"]))
 def test_fuzz_ingest_any_bytes(tmp_path_factory, data, suffix):
     from kg.ingest import iter_inputs
-    from kg.model import Document, InputProblem
+    from kg.records import Document, InputProblem
 
     path = tmp_path_factory.mktemp("fuzz") / f"input{suffix}"
     path.write_bytes(data)
@@ -87,7 +87,7 @@ def test_fuzz_ingest_any_bytes(tmp_path_factory, data, suffix):
     st.text(max_size=50)), max_size=6))
 def test_fuzz_jsonl_records(tmp_path_factory, records):
     from kg.ingest import iter_inputs
-    from kg.model import Document, InputProblem
+    from kg.records import Document, InputProblem
 
     path = tmp_path_factory.mktemp("fuzz") / "feed.jsonl"
     path.write_text("\n".join(json.dumps(r) if isinstance(r, dict) else r for r in records), encoding="utf-8",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.gazetteer import load_gazetteer, name_key
+from kg.extract.gazetteer import load_gazetteer, name_key
 
 
 @pytest.mark.parametrize(("a", "b"), [

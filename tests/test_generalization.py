@@ -12,7 +12,7 @@ import pytest
 def extraction():
     """The full Extraction (entities with merge records, assertions with reporters) of one text."""
     from kg.ingest import make_document
-    from kg.pipeline import extract_all
+    from kg.extract.pipeline import extract_all
 
     def run(text: str):
         (result,) = extract_all([make_document(text, name="t")])
@@ -164,7 +164,7 @@ def test_country_army_and_government_stay_apart(extraction):
 def test_people_sharing_a_surname_are_not_merged_across_documents(extraction):
     first = extraction("Ahmed Hassan, a local commander, said the town had fallen.")
     second = extraction("Mohamed Hassan told reporters that Hassan's unit withdrew.")
-    from kg.gazetteer import key_for_name
+    from kg.extract.gazetteer import key_for_name
 
     assert key_for_name("Ahmed Hassan") in {e.key for e in first.entities}
     second_keys = {e.key for e in second.entities if e.type == "Person"}

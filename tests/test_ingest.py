@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kg.ingest import iter_inputs
-from kg.model import Document, InputProblem
+from kg.records import Document, InputProblem
 
 
 def test_same_text_is_the_same_document(tmp_path):

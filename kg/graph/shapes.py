@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
-from .resources import ontology_file
+from ..errors import InputError
+from ..resources import ontology_file
 
 
 @dataclass(frozen=True)

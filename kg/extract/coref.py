@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
 from .components import children, gazetteer_ids, sentence_numbers, sentence_of, tokens
-from .model import Mention
-from .ontology import is_a
+from ..records import Mention
+from ..ontology import is_a
 
 PRONOUNS = {
     "it": ("Organization", "Country"), "its": ("Organization", "Country"), "itself": ("Organization", "Country"),

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from .components import children, sentence_numbers, sentence_of, sentence_roots, span_text, tokens
 from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals
 from .lexicon import Lexicon, Rule, load_lexicon
-from .model import Assertion, Mention
-from .ontology import is_a
+from ..records import Assertion, Mention
+from ..ontology import is_a
 
 NEGATORS = {"not", "n't", "never", "no", "nor", "neither", "without"}
 DENIAL_VERBS = {"deny", "refute", "reject", "dismiss", "disavow", "rule"}

@@ -27,20 +27,25 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Iterator
+from typing import IO
 
 import pyoxigraph as ox
 
-from .errors import QueryError, StoreError
-from .model import Extraction
-from .rdf import N, extraction_quads
-from .resources import ontology_file
-from .vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..errors import QueryError, StoreError
+from ..rdf import N, extraction_quads
+from ..records import Extraction
+from ..resources import ontology_file
+from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from .labels import entity_label_quads
+from .protocol import Capabilities, counted
 
 TIMEOUT = 120
 
 
 class RemoteStore:
-    """The :class:`kg.store.Store` interface over HTTP."""
+    """The :class:`kg.store.Store` protocol over HTTP."""
+
+    capabilities = Capabilities(kind="sparql-server")
 
     def __init__(self, url: str, *, writable: bool = False) -> None:
         self.url = url.rstrip("/")
@@ -128,8 +133,6 @@ class RemoteStore:
         self._update(f"PREFIX kg: <{KG._NS}>\n{verb} DATA {{ GRAPH <{META_GRAPH}> {{ <{ENTITY_GRAPH}> kg:labelsStale true }} }}")
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
-        from .store import entity_label_quads
-
         quads, touched = entity_label_quads(self, None)  # the server recomputes in one round trip
         self._put_graph(str(ENTITY_GRAPH), quads)
         return len(touched)
@@ -177,6 +180,26 @@ class RemoteStore:
     @property
     def location(self) -> str:
         return self.url
+
+    def dump(self, output: IO[bytes], fmt: ox.RdfFormat, prefixes: dict | None = None, progress=None) -> None:
+        graphs = [*self.data_graphs(), N(ONTOLOGY_GRAPH)]
+        quads = (q for g in graphs for q in self.quads(g))
+        ox.serialize(counted(quads, progress), output, format=fmt, prefixes=prefixes)
+
+    def construct(self, sparql: str, output: IO[bytes], fmt: ox.RdfFormat, prefixes: dict | None = None,
+                  progress=None) -> None:
+        ox.serialize(counted(self.query(sparql, union=False), progress), output, format=fmt, prefixes=prefixes)
+
+    def dataset(self):
+        """An rdflib ``Dataset`` over the server (rdflib's SPARQLUpdateStore)."""
+        from rdflib import Dataset
+        from rdflib.plugins.stores.sparqlstore import SPARQLUpdateStore
+
+        store = SPARQLUpdateStore(self.query_endpoint, self.update_endpoint if self.writable else None)
+        return Dataset(store=store, default_union=True)
+
+    def compact(self) -> None:
+        """The server reclaims space itself."""
 
     def close(self) -> None:
         pass

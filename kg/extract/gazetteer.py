@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
-from .resources import ontology_file
+from ..resources import ontology_file
 
 _TRANSLITERATIONS = [
     (r"\bqaida\b", "qaeda"),

@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .model import Document, Extraction
+from ..records import Document, Extraction
 
 if TYPE_CHECKING:
     from .relations import Extractor
@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
-    from . import coref, mentions, resolve
+    from . import coref
+    from . import mentions
+    from . import resolve
     from .relations import Extractor
 
     extractor = extractor or Extractor()

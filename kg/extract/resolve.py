@@ -2,7 +2,7 @@
 
 Keys are the last segment of entity IRIs, so they must not depend on which article came first:
 a gazetteer entry's key is its id; any other name's key is its normalized form (see
-:func:`kg.gazetteer.name_key`), written readably. Inside one document, a surname alone ("Haftar")
+:func:`kg.extract.gazetteer.name_key`), written readably. Inside one document, a surname alone ("Haftar")
 joins the full name stated earlier ("Khalifa Haftar"), and an acronym defined in parentheses
 ("Libyan National Army (LNA)") joins the name it defines. Each such merge is kept with its rule,
 so the graph can show, and a user can undo, why two forms became one entity.
@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from .gazetteer import Gazetteer, key_for_name, load_gazetteer, name_key
 from .geonames import load_places, place_of_entry
-from .model import Entity, Mention
-from .ontology import superclasses
+from ..records import Entity, Mention
+from ..ontology import superclasses
 
 def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None) -> list[Mention]:
     """Give every name mention its entity key (gazetteer id, or the key of its normalized name)."""

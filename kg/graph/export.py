@@ -8,9 +8,8 @@ from typing import IO
 
 import pyoxigraph as ox
 
-from .store import Store
-from .rdf import N
-from .vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..store import Store
+from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
 RDF_FORMATS = {
     "turtle": ox.RdfFormat.TURTLE,
@@ -31,10 +30,6 @@ def triples(store: Store):
         if triple not in seen:
             seen.add(triple)
             yield triple
-
-
-def _quads(store: Store):
-    yield from store.quads()
 
 
 def _seekable(output: IO[bytes]) -> bool:
@@ -69,53 +64,22 @@ DISTINCT_TRIPLES = (
 def export_rdf(store: Store, fmt: str, output: IO[bytes], progress=None) -> int:
     """Write the graph in an RDF format; returns the number of statements written.
 
-    On a local store the serialization runs inside Oxigraph: N-Quads and TriG dump the dataset
-    (every document's graph, the entity graph and the ontology graph), the triple formats
-    serialize the union of the graphs without repeats. Elsewhere quads stream through Python.
+    The dataset formats (N-Quads, TriG) carry every document's graph, the entity graph and the
+    ontology; the triple formats the union of the graphs without repeats. The store serializes
+    (inside Oxigraph for a local store); statements are counted afterwards, from the file itself
+    where there is one.
     """
     rdf_format = RDF_FORMATS[fmt]
     line_based = fmt in ("nquads", "ntriples")
-    oxi = getattr(store, "oxigraph", None)
-    if oxi is not None and (line_based or fmt == "jsonld" or rdf_format.supports_datasets):
-        # Oxigraph writes straight into the file (a Python wrapper in between costs 4x); the
-        # statements are counted afterwards, from the file itself where there is one
-        start = output.tell() if _seekable(output) else None
-        if fmt == "nquads" and hasattr(store, "journal"):
-            _nquads(store, output)
-        elif rdf_format.supports_datasets:
-            oxi.dump(output, rdf_format, prefixes=PREFIXES if fmt == "trig" else None)
-        else:
-            oxi.query(DISTINCT_TRIPLES).serialize(output, rdf_format)
-        if line_based and start is not None:
-            return _lines_since(output, start)
-        return _count(store, "GRAPH ?g { ?s ?p ?o }" if rdf_format.supports_datasets else None)
-    count = 0
-
-    def counted(items):
-        nonlocal count
-        for item in items:
-            count += 1
-            if progress is not None and count % 10000 == 0:
-                progress.update(10000)
-            yield item
-
-    items = _quads(store) if rdf_format.supports_datasets else triples(store)
+    start = output.tell() if _seekable(output) else None
     prefixes = PREFIXES if fmt in ("turtle", "trig") else None
-    ox.serialize(counted(items), output, format=rdf_format, prefixes=prefixes)
-    return count
-
-
-def _nquads(store: Store, output: IO[bytes]) -> None:
-    """The dataset as N-Quads: document graphs copied from the journal where it has them (5x
-    faster than decoding them out of RocksDB), the rest read from the store. Bookkeeping is left out."""
-    oxi = store.oxigraph
-    docs = store.document_ids()
-    copied = store.journal.copy_to(output, docs)  # none from a store made before the journal
-    rest = [N(document_graph(doc)) for doc in sorted(docs - copied)]
-    prefix = str(document_graph(""))
-    rest += [g for g in oxi.named_graphs() if not g.value.startswith(prefix) and g.value != str(META_GRAPH)]
-    for graph in rest:
-        ox.serialize(oxi.quads_for_pattern(None, None, None, graph), output, format=ox.RdfFormat.N_QUADS)
+    if rdf_format.supports_datasets:
+        store.dump(output, rdf_format, prefixes, progress=progress)
+    else:
+        store.construct(DISTINCT_TRIPLES, output, rdf_format, prefixes, progress=progress)
+    if line_based and start is not None:
+        return _lines_since(output, start)
+    return _count(store, "GRAPH ?g { ?s ?p ?o }" if rdf_format.supports_datasets else None)
 
 
 def _count(store: Store, pattern: str | None) -> int:
@@ -134,7 +98,7 @@ def to_networkx(store: Store):
     """
     import networkx as nx
 
-    from .ontology import superclasses
+    from ..ontology import superclasses
 
     graph = nx.MultiDiGraph()
     depth = {name: len(ancestors) for name, ancestors in superclasses().items()}

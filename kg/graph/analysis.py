@@ -1,7 +1,7 @@
 """Graph analysis on the entity-to-entity projection: centrality, communities, components,
 ego networks (``kg analyze``) and chains of facts between two entities (``kg path``).
 
-Everything runs on :func:`kg.exporters.to_networkx` (entities as nodes, one edge per fact), not
+Everything runs on :func:`kg.graph.export.to_networkx` (entities as nodes, one edge per fact), not
 on the whole RDF graph: at a million triples that projection has some 20,000 nodes, where
 PageRank takes a tenth of a second. Exact betweenness is quadratic, so above
 :data:`EXACT_BETWEENNESS_LIMIT` nodes it is estimated from a fixed-seed sample of pivots.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import UsageError
+from ..errors import UsageError
 
 EXACT_BETWEENNESS_LIMIT = 2000
 BETWEENNESS_SAMPLE = 500
@@ -65,7 +65,7 @@ def filter_graph(graph, relations: Iterable[str] | None = None, since: str | Non
 
 
 def _all_relations() -> set[str]:
-    from .lexicon import load_lexicon
+    from ..extract.lexicon import load_lexicon
 
     return set(load_lexicon().relations)
 
@@ -176,7 +176,7 @@ def evidence(store, subject: str, predicate: str, obj: str) -> list[tuple[str, s
     """(sentence, document) of every assertion of one fact (the fact's terms are bound, not pasted)."""
     import pyoxigraph as ox
 
-    from .vocab import KG
+    from ..vocab import KG
 
     bindings = {ox.Variable("s"): ox.NamedNode(subject), ox.Variable("p"): ox.NamedNode(str(KG._NS[predicate])),
                 ox.Variable("o"): ox.NamedNode(obj)}

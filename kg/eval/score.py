@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import UsageError
+from ..errors import UsageError
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_SUBJECT = "http://www.w3.org/1999/02/22-rdf-syntax-ns#subject"
@@ -289,7 +289,7 @@ def _provenance(flat, by_subject) -> dict[tuple, list[tuple[list[str], bool]]]:
 
 def store_triples(store) -> Iterable[tuple[Term, Term, Term]]:
     """The knowledge graph in a kg store, as ``kg export`` writes it."""
-    from .exporters import triples
+    from ..graph.export import triples
 
     for t in triples(store):
         yield _term(t.subject), _term(t.predicate), _term(t.object)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .resources import ontology_file
+from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location")
 

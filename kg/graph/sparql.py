@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from .errors import QueryError, UsageError
-from .resources import queries_dir
-from .store import Store
+from ..errors import QueryError, UsageError
+from ..resources import queries_dir
+from ..store import Store
 
 FORMATS = ("table", "csv", "tsv", "json")
 _UPDATE = re.compile(r"\b(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY)\b", re.I)

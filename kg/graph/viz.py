@@ -57,7 +57,7 @@ def write_png(graph, path: str | Path, title: str = "kg graph", max_nodes: int =
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        from .errors import UsageError
+        from ..errors import UsageError
 
         raise UsageError("--format png needs matplotlib", hint="pip install 'kg[viz]'") from None
     import networkx as nx

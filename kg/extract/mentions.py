@@ -13,7 +13,7 @@ from functools import cache
 from .components import children, gazetteer_ids, sentence_numbers, span_text, tokens
 from .gazetteer import Gazetteer, Nominals, key_for_name, load_gazetteer, load_nominals, name_key, slug
 from .geonames import load_places, place_of_entry
-from .model import Mention
+from ..records import Mention
 
 NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
 _ORG_HEADS = {

@@ -1,0 +1,1 @@
+"""Measuring extraction: ``kg eval`` scores a graph against gold annotations (``score``)."""
