@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .faults import crash_point
 from .ingest import iter_inputs
 from .records import Document, Extraction, InputProblem
 from .vocab import entity_iri
@@ -93,8 +94,10 @@ def build(sources: Iterable[str], store,
             write()
     if batch:
         write()
+    store.flush()  # every document written (and durable) before the labels
+    crash_point("labels")
     if touched or refresh_all:  # labels of the entities this build mentioned (all, if owed)
         report.entities = store.refresh_entities(None if refresh_all else touched)
         store.mark_labels_stale(False)
-    store.flush()
+        store.flush()
     return report

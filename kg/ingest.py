@@ -7,6 +7,7 @@ A bad input never stops the others: it is yielded as an :class:`InputProblem` na
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -78,16 +79,23 @@ def iter_inputs(sources: Iterable[str]) -> Iterator[Item]:
 
 
 def _from_stdin() -> Iterator[Item]:
-    data = sys.stdin.buffer.read()
+    """Standard input: JSONL when its first non-blank line is a JSON object, read and built line
+    by line as it arrives (so a producer can stream articles into a running build); else one text."""
+    stream = sys.stdin.buffer
+    head = b""
+    for raw in stream:
+        head += raw
+        if raw.strip():
+            break
+    if head.lstrip().startswith(b"{"):
+        yield from _jsonl_lines(itertools.chain([head], stream), "<stdin>", "stdin")
+        return
+    data = head + stream.read()
     text = _decode(data, "<stdin>")
     if isinstance(text, InputProblem):
         yield text
         return
-    lines = [line for line in text.splitlines() if line.strip()]
-    if lines and all(line.lstrip().startswith("{") for line in lines):
-        yield from _from_jsonl_text(text, "<stdin>")
-    else:
-        yield from _text_document(text, "<stdin>", "stdin", None)
+    yield from _text_document(text, "<stdin>", "stdin", None)
 
 
 def _from_file(path: Path) -> Iterator[Item]:
@@ -211,33 +219,32 @@ def _strip_markdown(text: str) -> tuple[str, str | None]:
     return "\n".join(lines), title
 
 
-def _from_jsonl_text(text: str, where: str) -> Iterator[Item]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        yield from _jsonl_record(line, f"{where}:{number}", where, number)
-
-
 def _from_jsonl_file(path: Path) -> Iterator[Item]:
     """One article per line, read line by line: a JSONL file of any size streams."""
     where = str(path)
     try:
         with open(path, "rb") as f:
-            for number, raw in enumerate(f, start=1):
-                at = f"{where}:{number}"
-                if len(raw) > MAX_BYTES:
-                    yield InputProblem(at, f"line is {len(raw) / 2**20:.0f} MB, larger than the "
-                                           f"{MAX_BYTES // 2**20} MB limit for one article")
-                    continue
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    yield InputProblem(at, f"not valid UTF-8 (byte {exc.start} of the line); re-save the file as UTF-8")
-                    continue
-                yield from _jsonl_record(line, at, where, number)
+            yield from _jsonl_lines(f, where, path.stem)
     except OSError as exc:
         yield InputProblem(where, f"cannot read: {exc.strerror or exc}")
 
 
-def _jsonl_record(line: str, at: str, where: str, number: int) -> Iterator[Item]:
+def _jsonl_lines(lines: Iterable[bytes], where: str, stem: str) -> Iterator[Item]:
+    for number, raw in enumerate(lines, start=1):
+        at = f"{where}:{number}"
+        if len(raw) > MAX_BYTES:
+            yield InputProblem(at, f"line is {len(raw) / 2**20:.0f} MB, larger than the "
+                                   f"{MAX_BYTES // 2**20} MB limit for one article")
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield InputProblem(at, f"not valid UTF-8 (byte {exc.start} of the line); re-save the file as UTF-8")
+            continue
+        yield from _jsonl_record(line, at, stem, number)
+
+
+def _jsonl_record(line: str, at: str, stem: str, number: int) -> Iterator[Item]:
     if not line.strip():
         return
     try:
@@ -253,5 +260,5 @@ def _jsonl_record(line: str, at: str, where: str, number: int) -> Iterator[Item]
         yield InputProblem(at, 'no "text" field with the article text')
         return
     meta = {k: normalize_text(str(record[k])) for k in METADATA_FIELDS if record.get(k) not in (None, "")}
-    name = normalize_text(str(record.get("id") or "")) or f"{Path(where).stem}-{number}"
+    name = normalize_text(str(record.get("id") or "")) or f"{stem}-{number}"
     yield make_document(body, name=name, path=at, **{k: v for k, v in meta.items() if v})

@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
+from ..faults import crash_point
+
 COMPACT_WHEN_DEAD = 0.5  # share of dead bytes (removed or rewritten documents) that triggers compaction
 COMPACT_MIN_BYTES = 1 << 24
 
@@ -76,6 +78,7 @@ class Journal:
                 data.write(payload)
                 records.append(f"add {doc_id} {offset} {len(payload)} {zlib.crc32(payload)}\n")
                 offset += len(payload)
+        crash_point("journal-data")
         with open(self._path("idx"), "a", encoding="ascii") as index:
             index.writelines(records)
 

@@ -22,6 +22,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from ..errors import StoreError
+from ..faults import crash_point
 from ..rdf import N, extraction_quads
 from ..records import Extraction
 from ..resources import ontology_file
@@ -106,8 +107,11 @@ class LocalStore:
         store = self._store
         markers = [ox.Quad(N(document_graph(doc_id)), _IN_PROGRESS, _TRUE, N(META_GRAPH)) for doc_id, _ in payloads]
         store.extend(markers)
+        crash_point("store-marked")
         store.bulk_load(b"".join(payload for _, payload in payloads), format=ox.RdfFormat.N_QUADS)
+        crash_point("store-loaded")
         self.journal.append(payloads)
+        crash_point("store-journalled")
         for marker in markers:
             store.remove(marker)
 
