@@ -3,7 +3,7 @@
 Exit codes: 0 success; 1 a build finished but some inputs could not be read; 2 wrong arguments;
 3 no input could be read; 4 store missing, busy or unreadable; 5 invalid or refused query;
 6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 8 the Dask cluster cannot be
-reached or a worker failed; 70 an unexpected error (a bug).
+reached or a worker failed; 70 an unexpected error (a bug); 78 a data file of kg is invalid.
 """
 
 from __future__ import annotations

@@ -43,13 +43,13 @@ class QueryError(KGError):
     exit_code = 5
 
 
-class ValidationError(KGError):
-    """The graph does not conform to the SHACL shapes."""
-
-    exit_code = 6
-
-
 class ModelError(KGError):
     """No usable spaCy English model is installed."""
 
     exit_code = 7
+
+
+class DataError(KGError):
+    """One of kg's data files (ontology, lexicon, gazetteer, word lists) cannot be used."""
+
+    exit_code = 78  # EX_CONFIG of sysexits.h

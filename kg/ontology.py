@@ -1,28 +1,156 @@
-"""The class hierarchy of ontology/kg.ttl, read once, for type checks in the pipeline."""
+"""ontology/kg.ttl read once: the class hierarchy and the relations, the one definition of each.
+
+Every relation between entities is an ``owl:ObjectProperty`` that is ``rdfs:subPropertyOf
+kg:relatedTo``, with its label, comment, domain, range (a class or an ``owl:unionOf`` list) and
+whether it is an ``owl:SymmetricProperty``. Everything else that needs the list of relations (the
+lexicon's argument types, the SHACL shapes, the scorer, the statistics query, the page's legend)
+takes it from here or from the ontology graph the store holds, so adding a relation is adding its
+property to kg.ttl and its triggers to the lexicon.
+
+Read with pyoxigraph's parser: it is already loaded by every command, where rdflib is not.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
 from functools import cache
 
+from .errors import DataError
 from .resources import ontology_file
+
+KG_NS = "https://w3id.org/kg/ontology#"
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+_OWL = "http://www.w3.org/2002/07/owl#"
+ROOT_RELATION = "relatedTo"
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation of kg.ttl: ``domain`` and ``range`` are the local names of the classes its
+    subject and object may belong to (subclasses included)."""
+
+    name: str
+    label: str
+    comment: str
+    domain: tuple[str, ...]
+    range: tuple[str, ...]
+    symmetric: bool
+
+    @property
+    def iri(self) -> str:
+        return KG_NS + self.name
+
+
+@dataclass(frozen=True)
+class Ontology:
+    superclasses: dict[str, frozenset[str]]  # class -> itself and every ancestor
+    relations: dict[str, Relation]
+
+
+def _local(iri: str) -> str | None:
+    return iri[len(KG_NS):] if iri.startswith(KG_NS) else None
 
 
 @cache
+def load() -> Ontology:
+    """Parse ontology/kg.ttl (cached); a relation without domain or range is an error."""
+    import pyoxigraph as ox
+
+    path = ontology_file("kg.ttl")
+    by_subject: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for t in ox.parse(path=str(path), format=ox.RdfFormat.TURTLE):
+        by_subject[str(t.subject)][t.predicate.value].append(t.object)
+
+    def objects(subject, predicate: str) -> list:
+        return by_subject.get(str(subject), {}).get(predicate, [])
+
+    def rdf_list(head) -> list:
+        items = []
+        while head is not None and getattr(head, "value", None) != _RDF + "nil":
+            items += objects(head, _RDF + "first")
+            rest = objects(head, _RDF + "rest")
+            head = rest[0] if rest else None
+        return items
+
+    def classes(term) -> tuple[str, ...]:
+        members = rdf_list(objects(term, _OWL + "unionOf")[0]) if objects(term, _OWL + "unionOf") else [term]
+        return tuple(sorted(name for m in members if (name := _local(getattr(m, "value", ""))) is not None))
+
+    parents: dict[str, set[str]] = defaultdict(set)
+    relations: dict[str, Relation] = {}
+    for subject, props in by_subject.items():
+        name = _local(subject.strip("<>"))
+        if name is None:
+            continue
+        types = {getattr(o, "value", "") for o in props.get(_RDF + "type", [])}
+        if _OWL + "Class" in types:
+            parents[name] |= {p for o in props.get(_RDFS + "subClassOf", []) if (p := _local(o.value)) is not None}
+        supers = {getattr(o, "value", "") for o in props.get(_RDFS + "subPropertyOf", [])}
+        if KG_NS + ROOT_RELATION in supers:
+            domain, range_ = props.get(_RDFS + "domain"), props.get(_RDFS + "range")
+            if not domain or not range_:
+                raise DataError(f"{path}: relation kg:{name} needs an rdfs:domain and an rdfs:range")
+            relations[name] = Relation(
+                name=name, label=str(props.get(_RDFS + "label", [""])[0].value if props.get(_RDFS + "label") else name),
+                comment=props[_RDFS + "comment"][0].value if props.get(_RDFS + "comment") else "",
+                domain=classes(domain[0]), range=classes(range_[0]),
+                symmetric=_OWL + "SymmetricProperty" in types,
+            )
+
+    def ancestors(name: str, seen: frozenset[str] = frozenset()) -> frozenset[str]:
+        out = {name}
+        for parent in parents.get(name, ()):
+            if parent not in seen:
+                out |= ancestors(parent, seen | {name})
+        return frozenset(out)
+
+    return Ontology({name: ancestors(name) for name in parents}, dict(sorted(relations.items())))
+
+
 def superclasses() -> dict[str, frozenset[str]]:
     """Local class name -> itself and every ancestor in kg.ttl (rdfs:subClassOf, transitively)."""
-    from rdflib import OWL, RDF, RDFS, Graph
+    return load().superclasses
 
-    from .vocab import KG
 
-    graph = Graph().parse(ontology_file("kg.ttl"), format="turtle")
-    ns = str(KG._NS)
-    out: dict[str, frozenset[str]] = {}
-    for cls in graph.subjects(RDF.type, OWL.Class):
-        if str(cls).startswith(ns):
-            ancestors = graph.transitive_objects(cls, RDFS.subClassOf)
-            out[str(cls)[len(ns):]] = frozenset(str(a)[len(ns):] for a in ancestors if str(a).startswith(ns))
-    return out
+def relations() -> dict[str, Relation]:
+    """The relations between entities, by local name, in name order."""
+    return load().relations
+
+
+def symmetric_relations() -> frozenset[str]:
+    return frozenset(name for name, r in relations().items() if r.symmetric)
 
 
 def is_a(type_: str, ancestor: str) -> bool:
     return ancestor in superclasses().get(type_, frozenset({type_}))
+
+
+def fits(type_: str, allowed: tuple[str, ...]) -> bool:
+    """Whether an entity of class ``type_`` may fill a slot typed ``allowed`` (any one of them)."""
+    return any(is_a(type_, a) for a in allowed)
+
+
+def class_depth() -> dict[str, int]:
+    """How deep each class sits in the hierarchy: the most specific of two types is the deeper."""
+    return {name: len(ancestors) for name, ancestors in superclasses().items()}
+
+
+def ontology_quads() -> list:
+    """kg.ttl as pyoxigraph quads of the ontology graph, its blank nodes (owl:unionOf lists)
+    skolemized to IRIs numbered in the file's order, so every store holds the same quads."""
+    import pyoxigraph as ox
+
+    from .vocab import ONTOLOGY_GRAPH
+
+    graph = ox.NamedNode(str(ONTOLOGY_GRAPH))
+    names: dict[str, ox.NamedNode] = {}
+
+    def term(t):
+        if isinstance(t, ox.BlankNode):
+            return names.setdefault(t.value, ox.NamedNode(f"{KG_NS[:-1]}/genid/{len(names) + 1}"))
+        return t
+
+    return [ox.Quad(term(t.subject), t.predicate, term(t.object), graph)
+            for t in ox.parse(path=str(ontology_file("kg.ttl")), format=ox.RdfFormat.TURTLE)]

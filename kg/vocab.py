@@ -33,15 +33,9 @@ class KG(DefinedNamespace):
     Assertion: URIRef
     Merge: URIRef
 
-    allyOf: URIRef
-    captured: URIRef
-    evacuatedTo: URIRef
-    attacked: URIRef
-    ceasefireWith: URIRef
-    locatedIn: URIRef
-    leaderOf: URIRef
-    memberOf: URIRef
-    basedIn: URIRef
+    # the relations between entities are not listed here: ontology/kg.ttl defines them (read
+    # through kg.ontology.relations()), and their IRIs are KG._NS[name]
+    relatedTo: URIRef
 
     evidence: URIRef
     startOffset: URIRef

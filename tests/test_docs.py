@@ -41,5 +41,6 @@ def test_exit_codes_documented():
     from kg import errors
 
     for cls in (errors.UsageError, errors.InputError, errors.StoreError, errors.QueryError,
-                errors.ValidationError, errors.ModelError):
+                errors.ModelError, errors.DataError):
         assert f"| {cls.exit_code} |" in README
+    assert "| 6 |" in README  # kg validate: the graph does not conform

@@ -1,43 +1,143 @@
-"""Relations are data: a new relation type needs only lexicon entries."""
+"""Relations are data: a relation is its property in ontology/kg.ttl plus its triggers in the
+lexicon, and every part of kg knows it from there. The lexicon is checked when it loads."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+
 import pytest
 
-from kg.ingest import make_document
-from kg.extract.lexicon import load_lexicon, parse_lexicon
-from kg.extract.nlp import load
-from kg.extract.pipeline import extract
-from kg.extract.relations import Extractor
-from kg.resources import ontology_file
+from conftest import ROOT
+from kg.extract.lexicon import LexiconError, parse_lexicon
 
-TRAINED = """
-[relations.trained]
-subject = ["Agent"]
-object = ["Agent"]
+KG = [sys.executable, "-m", "kg"]
 
-[[rule]]
-id = "train-verb"
-relation = "trained"
-pos = "VERB"
-lemmas = ["train", "instruct"]
-subject = ["nsubj", "agent"]
-object = ["dobj", "nsubjpass"]
-confidence = 0.7
+SUPPLIED_PROPERTY = """
+kg:supplied a owl:ObjectProperty ;
+    rdfs:subPropertyOf kg:relatedTo ;
+    rdfs:label "supplied" ;
+    rdfs:comment "Gave weapons, money or equipment to the object." ;
+    rdfs:domain kg:Agent ;
+    rdfs:range kg:Agent .
 """
 
+SUPPLIED_RULE = """
+[[rule]]
+id = "supply-verb"
+relation = "supplied"
+pos = "VERB"
+lemmas = ["supply", "equip", "furnish"]
+subject = ["nsubj", "agent"]
+object = ["dobj", "nsubjpass"]
+confidence = 0.8
+"""
 
-def test_adding_a_relation_type_by_editing_the_lexicon():
-    base = ontology_file("lexicon.toml").read_text(encoding="utf-8")
-    lexicon = parse_lexicon(base + TRAINED)
-    text = "Iran trained Houthi fighters for years, officials said."
-    doc = load()(text)
-    found = extract(doc, make_document(text, name="t"), Extractor(lexicon=lexicon))
-    assert {(a.subject, a.predicate, a.object) for a in found.assertions} == {("iran", "trained", "houthis")}
-    without = extract(doc, make_document(text, name="t"), Extractor(lexicon=load_lexicon()))
-    assert not without.assertions
+ARTICLE = "Iran supplied the Houthis with drones and missiles, a United Nations panel said on Monday."
 
 
-def test_a_broken_rule_names_itself():
-    with pytest.raises(ValueError, match="rule oops: relation 'nope' is not under"):
-        parse_lexicon('[relations.x]\n[[rule]]\nid = "oops"\nrelation = "nope"\n')
+@pytest.fixture(scope="module")
+def with_supplied(tmp_path_factory):
+    """A copy of kg's data with one relation more, and a store built with it (through KG_DATA)."""
+    root = tmp_path_factory.mktemp("data")
+    for name in ("ontology", "queries"):
+        shutil.copytree(ROOT / name, root / name)
+    with open(root / "ontology" / "kg.ttl", "a", encoding="utf-8") as f:
+        f.write(SUPPLIED_PROPERTY)
+    with open(root / "ontology" / "lexicon.toml", "a", encoding="utf-8") as f:
+        f.write(SUPPLIED_RULE)
+    (root / "articles").mkdir()
+    (root / "articles" / "panel.txt").write_text(ARTICLE, encoding="utf-8")
+    gold = root / "gold"
+    gold.mkdir()
+    (gold / "entities.tsv").write_text("IRAN\tCountry\tIran\nHOUTHIS\tArmedGroup\tHouthis|Ansar Allah\n")
+    (gold / "relations.tsv").write_text("required\tIRAN\tsupplied\tHOUTHIS\t0\tIran supplied the Houthis\n")
+    (gold / "docs.txt").write_text("panel\n")
+    env = {**os.environ, "KG_DATA": str(root)}
+
+    def run(*args):
+        return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600, env=env)
+
+    store = root / "store"
+    built = run("build", str(root / "articles"), "--store", str(store))
+    assert built.returncode == 0, built.stderr
+    return run, store, root
+
+
+def test_a_relation_added_by_data_is_extracted_validated_counted_scored_and_drawn(with_supplied, tmp_path):
+    run, store, root = with_supplied
+    facts = run("query", "SELECT ?s ?o WHERE { ?s kg:supplied ?o }", "--store", str(store), "--format", "json")
+    rows = {(b["s"]["value"].rsplit("/", 1)[-1], b["o"]["value"].rsplit("/", 1)[-1])
+            for b in json.loads(facts.stdout)["results"]["bindings"]}
+    assert rows == {("iran", "houthis")}, facts.stderr
+    validated = run("validate", "--store", str(store))
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    statistics = run("query", "statistics", "--store", str(store), "--format", "csv")
+    assert "facts,1" in statistics.stdout.splitlines(), statistics.stdout
+    info = json.loads(run("info", "--store", str(store), "--format", "json").stdout)
+    assert info["facts_by_relation"] == {"supplied": 1}
+    scored = run("eval", str(root / "gold"), "--store", str(store), "--format", "json")
+    report = json.loads(scored.stdout)
+    assert report["per_relation"]["supplied"]["found"] == 1 and report["f1"] == 1.0
+    page = tmp_path / "page.html"
+    drawn = run("viz", "--store", str(store), "-o", str(page))
+    assert drawn.returncode == 0, drawn.stderr
+    assert '"predicate": "supplied"' in page.read_text(encoding="utf-8")
+    analyzed = run("analyze", "--store", str(store), "--relations", "supplied", "--format", "json")
+    assert json.loads(analyzed.stdout)["relations"] == ["supplied"]
+
+
+def test_the_shipped_data_does_not_know_it(tmp_path):
+    store = tmp_path / "store"
+    (tmp_path / "panel.txt").write_text(ARTICLE, encoding="utf-8")
+    subprocess.run([*KG, "build", str(tmp_path / "panel.txt"), "--store", str(store)], check=True,
+                   capture_output=True, timeout=600)
+    out = subprocess.run([*KG, "query", "SELECT ?s WHERE { ?s kg:supplied ?o }", "--store", str(store)],
+                         capture_output=True, text=True, timeout=600).stdout
+    assert "(0 rows)" in out
+
+
+def rule(**fields) -> str:
+    base = {"id": "r1", "relation": "attacked", "pos": "VERB", "lemmas": ["raid"], "subject": ["nsubj"],
+            "object": ["dobj"]}
+    base.update(fields)
+    body = "\n".join(f"{k} = {json.dumps(v)}" for k, v in base.items() if v is not None)
+    return f"[[rule]]\n{body}\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (rule(subject=["nsubjj"]), "lexicon.toml: rule r1: unknown slot 'nsubjj' in subject"),
+    (rule(object=["prepp:with"]), "lexicon.toml: rule r1: unknown slot 'prepp:with' in object"),
+    (rule(relation="friendOf"), "lexicon.toml: rule r1: relation 'friendOf' is not a relation of ontology/kg.ttl"),
+    (rule(pos="ADJ"), "lexicon.toml: rule r1: a predicate rule needs pos = VERB or NOUN, not 'ADJ'"),
+    (rule(lemma=["raid"]), "lexicon.toml: rule r1: unknown field lemma"),
+    (rule(kind="idiom"), "lexicon.toml: rule r1: kind 'idiom' is not one of"),
+    (rule(confidence=2), "lexicon.toml: rule r1: confidence must be a number in (0, 1]"),
+    (rule() + rule(), "lexicon.toml: rule r1: the id is used by an earlier rule"),
+    (rule(id=None), "lexicon.toml: rule #1: needs an id"),
+    ("[relations.trained]\n", "lexicon.toml: unknown section relations"),
+])
+def test_a_broken_rule_is_an_error_naming_the_file_and_the_rule(text, message):
+    with pytest.raises(LexiconError) as caught:
+        parse_lexicon(text, "lexicon.toml")
+    assert str(caught.value).startswith(message)
+
+
+def test_the_shipped_lexicon_loads_and_a_broken_one_stops_kg_with_one_line(tmp_path):
+    from kg.extract.lexicon import load_lexicon
+
+    assert len(load_lexicon().rules) > 20
+    for name in ("ontology", "queries"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    with open(tmp_path / "ontology" / "lexicon.toml", "a", encoding="utf-8") as f:
+        f.write(rule(id="typo", subject=["nsubjj"]))
+    (tmp_path / "a.txt").write_text("Rebels raided the town.", encoding="utf-8")
+    result = subprocess.run([*KG, "build", str(tmp_path / "a.txt"), "--store", str(tmp_path / "s")],
+                            capture_output=True, text=True, timeout=600, env={**os.environ, "KG_DATA": str(tmp_path)})
+    assert result.returncode == 78
+    assert result.stderr.splitlines() == [
+        f"Error: {tmp_path / 'ontology' / 'lexicon.toml'}: rule typo: unknown slot 'nsubjj' in subject (known: "
+        + result.stderr.split("(known: ", 1)[1].rstrip("\n")]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,7 +28,6 @@ RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_SUBJECT = "http://www.w3.org/1999/02/22-rdf-syntax-ns#subject"
 RDF_PREDICATE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate"
 RDF_OBJECT = "http://www.w3.org/1999/02/22-rdf-syntax-ns#object"
-SYMMETRIC = {"allyof", "ceasefirewith"}
 LABEL_NAMES = {"label", "preflabel", "altlabel", "hiddenlabel", "name", "alias", "alternatename"}
 CANONICAL_NAMES = {"label", "preflabel", "name"}
 SOURCE_NAMES = {"wasderivedfrom", "source", "hadprimarysource", "document", "fromdocument", "extractedfrom",
@@ -35,6 +35,14 @@ SOURCE_NAMES = {"wasderivedfrom", "source", "hadprimarysource", "document", "fro
 EVIDENCE_NAMES = {"evidence", "sentence", "text", "quote", "evidencetext", "snippet", "exact", "context"}
 
 # A term is ("iri", value), ("blank", value) or ("literal", value).
+
+
+@cache
+def symmetric() -> frozenset[str]:
+    """The symmetric relations of ontology/kg.ttl, as the scorer writes predicates (see :func:`local`)."""
+    from ..ontology import symmetric_relations
+
+    return frozenset(local(name) for name in symmetric_relations())
 Term = tuple[str, str]
 
 
@@ -71,7 +79,7 @@ class GoldRelation:
             return "*" in gold or x in gold
 
         return (ok(self.subjects, s) and ok(self.objects, o)) or (
-            p in SYMMETRIC and ok(self.subjects, o) and ok(self.objects, s))
+            p in symmetric() and ok(self.subjects, o) and ok(self.objects, s))
 
 
 @dataclass
@@ -147,59 +155,53 @@ def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[str] | None = None) -> Report:
-    """Score the union of ``triples`` (every graph flattened into one) against ``gold``."""
-    flat = set(triples)
-    by_subject: dict[Term, list[tuple[str, Term]]] = defaultdict(list)
-    for s, p, o in flat:
-        by_subject[s].append((p[1], o))
-    docs = docs if docs is not None else gold.docs
-    scored = set().union(*(r.predicates for r in gold.relations)) if gold.relations else set()
+class _Nodes:
+    """Graph nodes mapped to gold ids through their labels (canonical labels first)."""
 
-    labels_cache: dict[Term, tuple[list[str], list[str]]] = {}
+    def __init__(self, by_subject: dict[Term, list[tuple[str, Term]]], gold: Gold) -> None:
+        self.by_subject, self.gold = by_subject, gold
+        self._labels: dict[Term, tuple[list[str], list[str]]] = {}
+        self.mapped: dict[Term, str] = {}
 
-    def labels(node: Term) -> tuple[list[str], list[str]]:
-        if node not in labels_cache:
+    def labels(self, node: Term) -> tuple[list[str], list[str]]:
+        if node not in self._labels:
             canonical, other = [], []
-            for p, o in by_subject.get(node, ()):
+            for p, o in self.by_subject.get(node, ()):
                 if o[0] == "literal" and local(p) in LABEL_NAMES:
                     (canonical if local(p) in CANONICAL_NAMES else other).append(o[1])
-            labels_cache[node] = (canonical, other)
-        return labels_cache[node]
+            self._labels[node] = (canonical, other)
+        return self._labels[node]
 
-    mapped: dict[Term, str] = {}
+    def map(self, node: Term) -> str:
+        if node not in self.mapped:
+            self.mapped[node] = self._map(node)
+        return self.mapped[node]
 
-    def map_node(node: Term) -> str:
-        if node in mapped:
-            return mapped[node]
-        canonical, other = labels(node)
-        result = None
+    def _map(self, node: Term) -> str:
+        canonical, other = self.labels(node)
         for group in (canonical, other):
-            found = set().union(*(gold.alias_to_ids.get(norm(x), set()) for x in group)) if group else set()
+            found = set().union(*(self.gold.alias_to_ids.get(norm(x), set()) for x in group)) if group else set()
             if len(found) == 1:
-                result = next(iter(found))
-                break
+                return next(iter(found))
             if len(found) > 1:
-                result = "AMBIGUOUS(" + "+".join(sorted(found)) + ")"
-                break
-        if result is None:
-            names = canonical or other
-            result = "UNMAPPED(" + (names[0] if names else node[1][-40:]) + ")"
-        mapped[node] = result
-        return result
+                return "AMBIGUOUS(" + "+".join(sorted(found)) + ")"
+        names = canonical or other
+        return "UNMAPPED(" + (names[0] if names else node[1][-40:]) + ")"
 
-    predicted: dict[tuple[str, str, str], list[tuple]] = defaultdict(list)
-    for s, p, o in flat:
-        lp = local(p[1])
-        if lp not in scored or o[0] == "literal" or p[1] == RDF_TYPE:
-            continue
-        predicted[(map_node(s), lp, map_node(o))].append((s, p, o))
 
-    provenance = _provenance(flat, by_subject)
-    rels = gold.relations
-    tp_rows: set[int] = set()
-    false_pos, forbidden, optional = [], [], []
-    fp_by_relation: dict[str, int] = defaultdict(int)
+@dataclass
+class _Matches:
+    """Each distinct mapped triple matched to the first required, else forbidden, else optional row."""
+
+    tp_rows: set[int] = field(default_factory=set)
+    false_pos: list[tuple[str, str, str]] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+    optional: list[tuple[str, str, str]] = field(default_factory=list)
+    fp_by_relation: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def _match(predicted, rels: list[GoldRelation]) -> _Matches:
+    out = _Matches()
     for key in predicted:
         ms, lp, mo = key
         hit = None
@@ -208,59 +210,83 @@ def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[
             if hit:
                 break
         if hit is None or hit[0] == "forbidden":
-            false_pos.append(key)
-            fp_by_relation[lp] += 1
+            out.false_pos.append(key)
+            out.fp_by_relation[lp] += 1
             if hit:
-                forbidden.append(f"{ms} {lp} {mo}  # {rels[hit[1]].evidence}")
+                out.forbidden.append(f"{ms} {lp} {mo}  # {rels[hit[1]].evidence}")
         elif hit[0] == "required":
-            tp_rows.add(hit[1])
+            out.tp_rows.add(hit[1])
         else:
-            optional.append(key)
+            out.optional.append(key)
+    return out
 
-    required = [i for i, r in enumerate(rels) if r.status == "required"]
-    tp = len(tp_rows)
-    n_pred = tp + len(false_pos)
-    precision = tp / n_pred if n_pred else 0.0
-    recall = tp / len(required) if required else 0.0
 
-    per_relation = {}
+def _per_relation(scored: set[str], rels: list[GoldRelation], required: list[int], m: _Matches) -> dict:
+    out = {}
     for name in sorted(scored):
         req = [i for i in required if name in rels[i].predicates]
-        hits = sum(1 for i in tp_rows if name in rels[i].predicates)
-        pred = hits + fp_by_relation.get(name, 0)
+        hits = sum(1 for i in m.tp_rows if name in rels[i].predicates)
+        pred = hits + m.fp_by_relation.get(name, 0)
         p_, r_ = (hits / pred if pred else 0.0), (hits / len(req) if req else 0.0)
-        per_relation[name] = {"required": len(req), "found": hits, "predicted": pred,
-                              "precision": round(p_, 3), "recall": round(r_, 3), "f1": round(_f1(p_, r_), 3)}
+        out[name] = {"required": len(req), "found": hits, "predicted": pred,
+                     "precision": round(p_, 3), "recall": round(r_, 3), "f1": round(_f1(p_, r_), 3)}
+    return out
 
+
+def _doc_coverage(docs: list[str], rels: list[GoldRelation], m: _Matches, predicted, provenance) -> str:
+    """How many of the documents gold says state each found fact its assertions cite."""
+    if not docs:
+        return "n/a"
+    ok = total = 0
+    for i in m.tp_rows:
+        wanted = [docs[int(d)] for d in rels[i].docs if d.isdigit() and int(d) < len(docs)]
+        sources = " ".join(" ".join(src) for key, raws in predicted.items() if rels[i].matches(*key)
+                           for raw in raws for src, _ev in provenance.get(raw, []))
+        total += len(wanted)
+        ok += sum(1 for w in wanted if w in sources)
+    return f"{ok}/{total}"
+
+
+def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[str] | None = None) -> Report:
+    """Score the union of ``triples`` (every graph flattened into one) against ``gold``."""
+    flat = set(triples)
+    by_subject: dict[Term, list[tuple[str, Term]]] = defaultdict(list)
+    for s, p, o in flat:
+        by_subject[s].append((p[1], o))
+    docs = docs if docs is not None else gold.docs
+    rels = gold.relations
+    scored = set().union(*(r.predicates for r in rels)) if rels else set()
+    nodes = _Nodes(by_subject, gold)
+    predicted: dict[tuple[str, str, str], list[tuple]] = defaultdict(list)
+    for s, p, o in flat:
+        lp = local(p[1])
+        if lp in scored and o[0] != "literal" and p[1] != RDF_TYPE:
+            predicted[(nodes.map(s), lp, nodes.map(o))].append((s, p, o))
+    matches = _match(predicted, rels)
+    required = [i for i, r in enumerate(rels) if r.status == "required"]
+    tp = len(matches.tp_rows)
+    n_pred = tp + len(matches.false_pos)
+    precision = tp / n_pred if n_pred else 0.0
+    recall = tp / len(required) if required else 0.0
+    provenance = _provenance(flat, by_subject)
     with_prov = sum(1 for raws in predicted.values()
                     if any(src and ev for raw in raws for src, ev in provenance.get(raw, [])))
-    cover_ok = cover_all = 0
-    if docs:
-        for i in tp_rows:
-            wanted = [docs[int(d)] for d in rels[i].docs if d.isdigit() and int(d) < len(docs)]
-            sources = " ".join(" ".join(src) for key, raws in predicted.items() if rels[i].matches(*key)
-                               for raw in raws for src, _ev in provenance.get(raw, []))
-            cover_all += len(wanted)
-            cover_ok += sum(1 for w in wanted if w in sources)
-
     nodes_per_gold: dict[str, set[Term]] = defaultdict(set)
     for node in {s for s, _, _ in flat}:
-        if node[0] != "literal" and any(labels(node)):
-            nodes_per_gold[map_node(node)].add(node)
-    splits = {gid: len(n) for gid, n in sorted(nodes_per_gold.items()) if len(n) > 1 and gid in gold.ids}
-    merges = sorted({gid for gid in mapped.values() if gid.startswith("AMBIGUOUS")})
-
+        if node[0] != "literal" and any(nodes.labels(node)):
+            nodes_per_gold[nodes.map(node)].add(node)
     return Report(
         triples=len(flat), predicted=n_pred, true_positives=tp, required=len(required),
         precision=round(precision, 3), recall=round(recall, 3), f1=round(_f1(precision, recall), 3),
-        per_relation=per_relation,
-        missed=[rels[i].text for i in required if i not in tp_rows],
-        false_positives=[" ".join(t) for t in sorted(false_pos)],
-        forbidden_hits=forbidden,
-        optional_found=[" ".join(t) for t in sorted(optional)],
+        per_relation=_per_relation(scored, rels, required, matches),
+        missed=[rels[i].text for i in required if i not in matches.tp_rows],
+        false_positives=[" ".join(t) for t in sorted(matches.false_pos)],
+        forbidden_hits=matches.forbidden,
+        optional_found=[" ".join(t) for t in sorted(matches.optional)],
         provenance_coverage=round(with_prov / len(predicted), 3) if predicted else 0.0,
-        doc_coverage=f"{cover_ok}/{cover_all}" if docs else "n/a",
-        splits=splits, merges=merges,
+        doc_coverage=_doc_coverage(docs, rels, matches, predicted, provenance),
+        splits={gid: len(n) for gid, n in sorted(nodes_per_gold.items()) if len(n) > 1 and gid in gold.ids},
+        merges=sorted({gid for gid in nodes.mapped.values() if gid.startswith("AMBIGUOUS")}),
     )
 
 

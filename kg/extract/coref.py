@@ -13,19 +13,13 @@ import bisect
 from collections import defaultdict
 from dataclasses import replace
 
-from .gazetteer import Gazetteer, Nominals, load_gazetteer, load_nominals, name_key
-from .components import children, gazetteer_ids, sentence_numbers, sentence_of, tokens
-from ..records import Mention
+from ..names import match_key
 from ..ontology import is_a
+from ..records import Mention
+from .docindex import children, gazetteer_ids, sentence_numbers, sentence_of, tokens
+from .gazetteer import Gazetteer, load_gazetteer
+from .words import Words, load_words
 
-PRONOUNS = {
-    "it": ("Organization", "Country"), "its": ("Organization", "Country"), "itself": ("Organization", "Country"),
-    "they": ("Organization", "PersonGroup"), "them": ("Organization", "PersonGroup"),
-    "their": ("Organization", "PersonGroup"), "themselves": ("Organization", "PersonGroup"),
-    "he": ("Person",), "him": ("Person",), "his": ("Person",), "himself": ("Person",),
-    "she": ("Person",), "her": ("Person",), "herself": ("Person",),
-}
-FIRST_PLURAL = {"we", "our", "us", "ours", "ourselves"}
 PRONOUN_WINDOW = 3
 DESCRIPTION_WINDOW = 8
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
@@ -33,18 +27,18 @@ SUBJECT_DEPS = ("nsubj", "nsubjpass")
 
 def identity(mention: Mention) -> str:
     """What makes two mentions the same entity before resolve assigns keys."""
-    return mention.key or mention.gazetteer_id or name_key(mention.text)
+    return mention.key or mention.gazetteer_id or match_key(mention.text)
 
 
 def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None,
-                       nominals: Nominals | None = None) -> list[Mention]:
+                       words: Words | None = None) -> list[Mention]:
     """Return ``mentions`` plus one mention per pronoun or description with an antecedent.
 
     The added mentions carry the antecedent's ``key``/``gazetteer_id`` and its type, and
     ``kind`` "pronoun" or "description".
     """
     gazetteer = gazetteer or load_gazetteer()
-    nominals = nominals or load_nominals()
+    words = words or load_words()
     loaded_words = gazetteer.descriptor_words
     covered = {i for m in mentions for i in range(m.start, m.end)}
     sent_index = sentence_numbers(doc)
@@ -53,20 +47,20 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
     for token in tokens(doc):
         if token.i in covered:
             continue
-        if token.lower_ in FIRST_PLURAL:
-            speaker = _speaking_organization(token, by_start, nominals)
+        if token.lower_ in words.first_person_plural:
+            speaker = _speaking_organization(token, by_start, words)
             if speaker is not None:
                 mention = replace(speaker, start=token.i, end=token.i + 1, start_char=token.idx,
                                   end_char=token.idx + len(token.text), text=token.text, kind="pronoun",
                                   sentence=sent_index[token.i])
                 resolved.append(mention)
             continue
-        reference = _reference(token, nominals)
+        reference = _reference(token, words)
         if reference is None:
             continue
-        kind, types, words = reference
+        kind, types, described = reference
         window = PRONOUN_WINDOW if kind == "pronoun" else DESCRIPTION_WINDOW
-        antecedent = _best_antecedent(token, sent_index[token.i], types, words, window, by_start,
+        antecedent = _best_antecedent(token, sent_index[token.i], types, described, window, by_start,
                                       gazetteer, loaded_words, exclude=_own_phrase(token))
         if antecedent is None:
             continue
@@ -78,12 +72,12 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None
     return sorted(resolved, key=lambda m: m.start)
 
 
-def _speaking_organization(token, mentions: list[Mention], nominals: Nominals) -> Mention | None:
+def _speaking_organization(token, mentions: list[Mention], words: Words) -> Mention | None:
     """Who "we" / "our" is in a quotation: the organization the sentence says is speaking
     ("..., the ministry said"), or the one its speaker speaks for ("Pentagon spokesperson Dana
     White" ... "White said")."""
     sent = sentence_of(token)
-    verb = next((t for t in sent if t.lemma_.lower() in nominals.reporting_verbs and t.pos_ in ("VERB", "AUX")
+    verb = next((t for t in sent if t.lemma_.lower() in words.reporting_verbs and t.pos_ in ("VERB", "AUX")
                  and not (t.i > token.i and any(c.i == token.i for c in t.subtree) and t.dep_ != "ROOT")), None)
     if verb is None:
         return None
@@ -95,11 +89,11 @@ def _speaking_organization(token, mentions: list[Mention], nominals: Nominals) -
         if is_a(m.type, "Organization") or m.type == "Country":
             return m
         if m.type == "Person":
-            return _affiliation(token.doc, m, mentions, nominals)
+            return _affiliation(token.doc, m, mentions, words)
     return None
 
 
-def _affiliation(doc, person: Mention, mentions: list[Mention], nominals: Nominals) -> Mention | None:
+def _affiliation(doc, person: Mention, mentions: list[Mention], words: Words) -> Mention | None:
     """The organization a person's title ties them to, at any of their mentions in the document:
     "chief Pentagon spokesperson Dana W. White", "Dana White, a spokesperson for the Pentagon"."""
     ident = identity(person)
@@ -110,7 +104,7 @@ def _affiliation(doc, person: Mention, mentions: list[Mention], nominals: Nomina
         if m.end < len(doc):
             same = sentence_numbers(doc)
             window += [t for t in doc[m.end:min(len(doc), m.end + 6)] if same[t.i] == same[m.start]]
-        if not any(t.lemma_.lower() in nominals.speaker_titles for t in window):
+        if not any(t.lemma_.lower() in words.speaker_titles for t in window):
             continue
         for t in window:
             org = next((o for o in mentions if o.start <= t.i < o.end and o.kind == "name"
@@ -120,17 +114,17 @@ def _affiliation(doc, person: Mention, mentions: list[Mention], nominals: Nomina
     return None
 
 
-def _reference(token, nominals: Nominals):
+def _reference(token, words: Words):
     """(kind, compatible types, descriptive words) if ``token`` is a pronoun or a definite description."""
     lower = token.lower_
-    if token.pos_ == "PRON" and lower in PRONOUNS:
-        types = PRONOUNS[lower]
+    if token.pos_ == "PRON" and lower in words.pronouns:
+        types = words.pronouns[lower]
         if lower == "it" and token.dep_ in ("dobj", "pobj", "nsubjpass"):
             types = (*types, "Settlement", "Region")  # "which seized it in December": a town is an object
         return "pronoun", types, set()
     if token.pos_ not in ("NOUN", "PROPN") or token.ent_type_ in ("PERSON", "ORG", "GPE"):
         return None
-    types = nominals.descriptions.get(lower) or nominals.descriptions.get(token.lemma_.lower())
+    types = words.descriptions.get(lower) or words.descriptions.get(token.lemma_.lower())
     if not types:
         return None
     kids = children(token)
@@ -141,8 +135,8 @@ def _reference(token, nominals: Nominals):
         return None
     if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c.i in gazetteer_ids(token.doc)) for c in kids):
         return None
-    words = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in kids if c.dep_ in ("amod", "compound")}
-    return "description", types, words
+    described = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in kids if c.dep_ in ("amod", "compound")}
+    return "description", types, described
 
 
 def _own_phrase(token) -> set[int]:
@@ -170,7 +164,7 @@ def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer,
         latest[ident] = m
     if not scores:
         return None
-    if words:
+    if words:  # the words of a description
         # "the air base" -> "Ghardabiya Air Base": a description repeating the name's own head word
         for ident, m in latest.items():
             if words & {w.lower() for w in m.text.split()}:

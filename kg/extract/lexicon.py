@@ -1,4 +1,11 @@
-"""The relation lexicon (ontology/lexicon.toml) as typed rules."""
+"""The relation lexicon (ontology/lexicon.toml) as typed, checked rules.
+
+The lexicon says which words trigger which relation and where in the parse its arguments sit;
+what a relation *is* (its argument types, whether it is symmetric) is kg.ttl's to say, read
+through :mod:`kg.ontology`. Everything is checked when the file loads: an unknown field, kind,
+part of speech, relation or slot is an error naming the file and the rule, not a surprise when
+the rule first fires.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +14,19 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .. import ontology
+from ..errors import DataError
 from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location")
+POS = ("VERB", "NOUN")
+FIELDS = {"id", "relation", "kind", "pos", "lemmas", "subject", "object", "pairs", "light_verbs",
+          "confidence", "pair_subjects", "note"}
+SLOT_FIELDS = ("subject", "object", "pairs")
 
 
-@dataclass(frozen=True)
-class RelationType:
-    name: str
-    symmetric: bool
-    subject: tuple[str, ...]
-    object: tuple[str, ...]
+class LexiconError(DataError):
+    """A lexicon entry that kg cannot use; the message names the file and the rule."""
 
 
 @dataclass(frozen=True)
@@ -37,40 +46,75 @@ class Rule:
 
 @dataclass(frozen=True)
 class Lexicon:
-    relations: dict[str, RelationType]
     rules: tuple[Rule, ...]
+
+    @property
+    def relations(self) -> dict[str, ontology.Relation]:
+        return ontology.relations()
 
     def rules_for(self, kind: str) -> list[Rule]:
         return [r for r in self.rules if r.kind == kind]
 
 
-def parse_lexicon(text: str, where: str = "lexicon") -> Lexicon:
-    """Read lexicon TOML; a wrong entry raises ValueError naming the rule."""
-    data = tomllib.loads(text)
-    relations = {
-        name: RelationType(name, bool(spec.get("symmetric", False)), tuple(spec.get("subject", ["Entity"])),
-                           tuple(spec.get("object", ["Entity"])))
-        for name, spec in data.get("relations", {}).items()
-    }
-    rules = []
+def known_slot(slot: str, slots: frozenset[str]) -> bool:
+    """``slot`` is a slot name, or a parametrized one ("prep:with") whose prefix is."""
+    head, sep, word = slot.partition(":")
+    return slot in slots if not sep else (f"{head}:" in slots and word.isalpha())
+
+
+def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | None = None) -> Lexicon:
+    """Read lexicon TOML; any entry kg cannot use raises :class:`LexiconError` naming the rule."""
+    if slots is None:
+        from .relations.slots import SLOT_NAMES as slots
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LexiconError(f"{where}: not valid TOML ({exc})") from None
+    unknown_top = set(data) - {"rule"}
+    if unknown_top:
+        raise LexiconError(f"{where}: unknown section {', '.join(sorted(unknown_top))} (relations are defined "
+                           "in ontology/kg.ttl; the lexicon holds [[rule]] entries only)")
+    relations = ontology.relations()
+    rules, seen = [], set()
     for number, raw in enumerate(data.get("rule", []), start=1):
-        rule_id = raw.get("id", f"rule #{number}")
-        kind = raw.get("kind", "predicate")
+        rule_id = raw.get("id")
+        at = f"{where}: rule {rule_id or f'#{number}'}"
+
+        def fail(problem: str):
+            raise LexiconError(f"{at}: {problem}")
+
+        if not isinstance(rule_id, str) or not rule_id:
+            fail("needs an id")
+        if rule_id in seen:
+            fail("the id is used by an earlier rule")
+        seen.add(rule_id)
+        if set(raw) - FIELDS:
+            fail(f"unknown field {', '.join(sorted(set(raw) - FIELDS))} (known: {', '.join(sorted(FIELDS))})")
         if raw.get("relation") not in relations:
-            raise ValueError(f"{where}: rule {rule_id}: relation {raw.get('relation')!r} is not under [relations]")
+            fail(f"relation {raw.get('relation')!r} is not a relation of ontology/kg.ttl "
+                 f"({', '.join(relations)})")
+        kind = raw.get("kind", "predicate")
         if kind not in KINDS:
-            raise ValueError(f"{where}: rule {rule_id}: kind must be one of {', '.join(KINDS)}")
-        if kind == "predicate" and (raw.get("pos") not in ("VERB", "NOUN") or not raw.get("lemmas")):
-            raise ValueError(f"{where}: rule {rule_id}: a predicate rule needs pos (VERB or NOUN) and lemmas")
+            fail(f"kind {kind!r} is not one of {', '.join(KINDS)}")
+        if kind == "predicate" and raw.get("pos") not in POS:
+            fail(f"a predicate rule needs pos = {' or '.join(POS)}, not {raw.get('pos')!r}")
+        if kind in ("predicate", "title") and not raw.get("lemmas"):
+            fail(f"a {kind} rule needs lemmas")
+        for field in SLOT_FIELDS:
+            for slot in raw.get(field, ()):
+                if not known_slot(slot, slots):
+                    fail(f"unknown slot {slot!r} in {field} (known: {', '.join(sorted(slots))})")
+        confidence = raw.get("confidence", 0.7)
+        if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
+            fail(f"confidence must be a number in (0, 1], not {confidence!r}")
         rules.append(Rule(
             id=rule_id, relation=raw["relation"], kind=kind, pos=raw.get("pos"),
             lemmas=frozenset(w.lower() for w in raw.get("lemmas", ())),
             subject=tuple(raw.get("subject", ())), object=tuple(raw.get("object", ())),
             pairs=tuple(raw.get("pairs", ())), light_verbs=frozenset(raw.get("light_verbs", ())),
-            confidence=float(raw.get("confidence", 0.7)),
-            pair_subjects=bool(raw.get("pair_subjects", False)),
+            confidence=float(confidence), pair_subjects=bool(raw.get("pair_subjects", False)),
         ))
-    return Lexicon(relations, tuple(rules))
+    return Lexicon(tuple(rules))
 
 
 @cache

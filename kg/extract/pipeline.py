@@ -18,15 +18,13 @@ if TYPE_CHECKING:
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
-    from . import coref
-    from . import mentions
-    from . import resolve
+    from . import coref, mentions, resolve
     from .relations import Extractor
 
     extractor = extractor or Extractor()
-    found = mentions.find_mentions(doc, extractor.gazetteer, extractor.nominals)
+    found = mentions.find_mentions(doc, extractor.gazetteer, extractor.words)
     keyed = resolve.assign_keys(doc, found, extractor.gazetteer)
-    with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.nominals)
+    with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.words)
     entities = resolve.entities(with_refs, extractor.gazetteer)
     assertions = extractor.extract(doc, with_refs, document.id)
     known = {e.key for e in entities}

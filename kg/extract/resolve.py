@@ -2,7 +2,7 @@
 
 Keys are the last segment of entity IRIs, so they must not depend on which article came first:
 a gazetteer entry's key is its id; any other name's key is its normalized form (see
-:func:`kg.extract.gazetteer.name_key`), written readably. Inside one document, a surname alone ("Haftar")
+:func:`kg.names.match_key`), written readably. Inside one document, a surname alone ("Haftar")
 joins the full name stated earlier ("Khalifa Haftar"), and an acronym defined in parentheses
 ("Libyan National Army (LNA)") joins the name it defines. Each such merge is kept with its rule,
 so the graph can show, and a user can undo, why two forms became one entity.
@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import replace
 
-from .gazetteer import Gazetteer, key_for_name, load_gazetteer, name_key
-from .geonames import load_places, place_of_entry
+from ..names import iri_key, match_key
+from ..ontology import class_depth
 from ..records import Entity, Mention
-from ..ontology import superclasses
+from .gazetteer import Gazetteer, load_gazetteer
+from .geonames import load_places, place_of_entry
 
 def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None) -> list[Mention]:
     """Give every name mention its entity key (gazetteer id, or the key of its normalized name)."""
@@ -28,7 +29,7 @@ def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None
         elif m.gazetteer_id:
             keyed.append(replace(m, key=m.gazetteer_id))
         else:
-            keyed.append(replace(m, key=key_for_name(m.text)))
+            keyed.append(replace(m, key=iri_key(m.text)))
     return _surnames(keyed)
 
 
@@ -43,7 +44,7 @@ def _surnames(mentions: list[Mention]) -> list[Mention]:
         words = m.text.split()
         if len(words) == 1 and not m.gazetteer_id:
             # NER often calls a lone surname a place ("al-Burhan relocated ..."): the full name wins
-            owners = full_names.get(name_key(words[0]), set())
+            owners = full_names.get(match_key(words[0]), set())
             if len(owners) == 1:
                 out.append(replace(m, key=next(iter(owners)), kind="surname", type="Person"))
                 continue
@@ -51,8 +52,8 @@ def _surnames(mentions: list[Mention]) -> list[Mention]:
             out.append(m)
             continue
         if len(words) > 1:
-            full_names[name_key(words[-1])].add(m.key)
-            full_names[name_key(words[-1].split("-")[-1])].add(m.key)
+            full_names[match_key(words[-1])].add(m.key)
+            full_names[match_key(words[-1].split("-")[-1])].add(m.key)
         out.append(m)
     return out
 
@@ -79,7 +80,7 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name"}.get(m.kind)
         if rule:
             rules[m.key][m.text] = rule
-    depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
+    depth = class_depth()
     out = []
     for key, counter in forms.items():
         entry = gazetteer.entries.get(gaz_ids[key]) if gaz_ids[key] else None

@@ -65,9 +65,9 @@ def filter_graph(graph, relations: Iterable[str] | None = None, since: str | Non
 
 
 def _all_relations() -> set[str]:
-    from ..extract.lexicon import load_lexicon
+    from ..ontology import relations
 
-    return set(load_lexicon().relations)
+    return set(relations())
 
 
 def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1) -> Analysis:

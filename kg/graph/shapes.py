@@ -1,10 +1,14 @@
-"""Check a graph against ontology/shapes.ttl with pySHACL."""
+"""Check a graph against the SHACL shapes with pySHACL: ontology/shapes.ttl, plus the shapes of the
+relations, derived from ontology/kg.ttl (the one definition of each relation): an assertion's
+predicate is one of the relations, and each relation's subject and object belong to its domain and
+range."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import ontology
 from ..errors import InputError
 from ..resources import ontology_file
 
@@ -15,15 +19,62 @@ class Report:
     violations: tuple[str, ...]
 
 
+def relation_shapes():
+    """The shapes kg.ttl's relations imply, as an rdflib Graph."""
+    from rdflib import BNode, Graph, Literal, Namespace, URIRef
+    from rdflib.collection import Collection
+    from rdflib.namespace import RDF, SH
+
+    kg = Namespace(ontology.KG_NS)
+    shapes = Namespace("https://w3id.org/kg/shapes#")
+    graph = Graph()
+    relations = ontology.relations()
+
+    def classes(node, names: tuple[str, ...]) -> None:
+        """sh:class of one class, or sh:or of several."""
+        if len(names) == 1:
+            graph.add((node, SH["class"], kg[names[0]]))
+            return
+        options = []
+        for name in names:
+            option = BNode()
+            graph.add((option, SH["class"], kg[name]))
+            options.append(option)
+        head = BNode()
+        Collection(graph, head, options)
+        graph.add((node, SH["or"], head))
+
+    members = BNode()
+    Collection(graph, members, [URIRef(r.iri) for r in relations.values()])
+    predicate = BNode()
+    graph.add((shapes.AssertionPredicateShape, RDF.type, SH.NodeShape))
+    graph.add((shapes.AssertionPredicateShape, SH.targetClass, kg.Assertion))
+    graph.add((shapes.AssertionPredicateShape, SH.property, predicate))
+    graph.add((predicate, SH.path, RDF.predicate))
+    graph.add((predicate, SH["in"], members))
+    graph.add((predicate, SH.message, Literal("an assertion's predicate is a relation of ontology/kg.ttl")))
+    for r in relations.values():
+        shape, values = shapes[f"{r.name}Shape"], BNode()
+        graph.add((shape, RDF.type, SH.NodeShape))
+        graph.add((shape, SH.targetSubjectsOf, URIRef(r.iri)))
+        classes(shape, r.domain)
+        graph.add((shape, SH.message, Literal(f"the subject of kg:{r.name} is a {' or '.join(r.domain)}")))
+        graph.add((shape, SH.property, values))
+        graph.add((values, SH.path, URIRef(r.iri)))
+        classes(values, r.range)
+        graph.add((values, SH.message, Literal(f"the object of kg:{r.name} is a {' or '.join(r.range)}")))
+    return graph
+
+
 def validate_graph(data) -> Report:
     """Validate an rdflib Graph; the ontology supplies the class hierarchy for sh:class."""
     import pyshacl
     from rdflib import Graph
     from rdflib.namespace import SH
 
-    shapes = Graph().parse(ontology_file("shapes.ttl"), format="turtle")
-    ontology = Graph().parse(ontology_file("kg.ttl"), format="turtle")
-    conforms, results, _text = pyshacl.validate(data, shacl_graph=shapes, ont_graph=ontology,
+    shapes = Graph().parse(ontology_file("shapes.ttl"), format="turtle") + relation_shapes()
+    ontology_graph = Graph().parse(ontology_file("kg.ttl"), format="turtle")
+    conforms, results, _text = pyshacl.validate(data, shacl_graph=shapes, ont_graph=ontology_graph,
                                                 inference="none", allow_warnings=True)
     violations = []
     for result in results.subjects(SH.resultSeverity, SH.Violation):

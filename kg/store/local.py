@@ -25,7 +25,7 @@ from ..errors import StoreError
 from ..faults import crash_point
 from ..rdf import N, extraction_quads
 from ..records import Extraction
-from ..resources import ontology_file
+from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .journal import Journal
 from .labels import entity_label_quads
@@ -71,8 +71,7 @@ class LocalStore:
 
     def _ensure_ontology(self) -> None:
         graph = N(ONTOLOGY_GRAPH)
-        text = ontology_file("kg.ttl").read_bytes()
-        quads = [ox.Quad(t.subject, t.predicate, t.object, graph) for t in ox.parse(text, format=ox.RdfFormat.TURTLE)]
+        quads = ontology_quads()
         current = set(self._ox.quads_for_pattern(None, None, None, graph))
         if current != set(quads):
             if self._ox.contains_named_graph(graph):

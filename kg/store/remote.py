@@ -34,7 +34,7 @@ import pyoxigraph as ox
 from ..errors import QueryError, StoreError
 from ..rdf import N, extraction_quads
 from ..records import Extraction
-from ..resources import ontology_file
+from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .labels import entity_label_quads
 from .protocol import Capabilities, counted
@@ -95,11 +95,9 @@ class RemoteStore:
     # ------------------------------------------------------------------ writing
 
     def _ensure_ontology(self) -> None:
-        text = ontology_file("kg.ttl").read_bytes()
-        graph = N(ONTOLOGY_GRAPH)
-        quads = [ox.Quad(t.subject, t.predicate, t.object, graph) for t in ox.parse(text, format=ox.RdfFormat.TURTLE)]
-        if set(self.quads(graph)) != set(quads):
-            self._put_graph(graph.value, quads)
+        quads = ontology_quads()
+        if set(self.quads(N(ONTOLOGY_GRAPH))) != set(quads):
+            self._put_graph(str(ONTOLOGY_GRAPH), quads)
 
     def has_document(self, doc_id: str) -> bool:
         return bool(self.query(f"ASK {{ GRAPH <{document_graph(doc_id)}> {{ ?s ?p ?o }} }}", union=False))

@@ -1,0 +1,114 @@
+"""Acronyms defined in the text: "Movement for Oneness and Jihad in West Africa (MOJWA)" is one
+mention for the whole name, and every later "MOJWA" is a mention of it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from ..names import iri_key
+from ..records import Mention
+from .docindex import mention, span_text, tokens
+from .gazetteer import Gazetteer
+from .types import org_type
+from .words import load_words
+
+
+def acronym_fits(acronym: str, words: list[str]) -> bool:
+    """Whether ``acronym`` spells ``words``: each content word gives it one or more leading letters,
+    in order, and function words may give some ("MODEL": MOvement for DEmocracy in Liberia;
+    "ARBiH": Army of the Republic of BOsnia and Herzegovina; "MOJWA", "HTS", "PFG")."""
+    function_words = load_words().function_words
+    letters = acronym.lower()
+    words = [w.lower() for w in words if w[:1].isalpha()]
+    if not words or not words[0][:1] == letters[:1] or words[0] in function_words:
+        return False
+
+    @cache
+    def fits(i: int, j: int) -> bool:
+        if j == len(words):
+            return i == len(letters)
+        word, optional = words[j], words[j] in function_words
+        if optional and fits(i, j + 1):
+            return True
+        k = 1
+        while i + k <= len(letters) and k <= len(word) and letters[i:i + k] == word[:k]:
+            if fits(i + k, j + 1):
+                return True
+            k += 1
+        return False
+
+    return fits(0, 0)
+
+
+def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
+    """``mentions`` with each acronym defined in parentheses made one mention of the name it
+    spells (see :func:`acronym_fits`; else the name just before it), and a mention of every later
+    use of the acronym."""
+    defined: dict[str, Mention] = {}
+    out = list(mentions)
+    for open_ in (t for t in tokens(doc) if t.text == "("):
+        i = open_.i
+        if i + 2 >= len(doc) or doc[i + 2].text != ")":
+            continue
+        acronym = doc[i + 1].text
+        if sum(c.isupper() for c in acronym) < 2 or not acronym[:1].isupper() or not acronym.isalpha():
+            continue
+        out, name = _defined_name(doc, out, mentions, i, acronym, gazetteer, sentence_of)
+        if name is None:
+            continue
+        defined[acronym] = name
+        # the acronym inside the parentheses
+        out = [m for m in out if not (m.start == i + 1)]
+        out.append(_acronym_use(doc, i + 1, name, sentence_of))
+    return _later_uses(doc, out, defined, sentence_of) if defined else out
+
+
+def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, acronym: str, gazetteer: Gazetteer,
+                  sentence_of) -> tuple[list[Mention], Mention | None]:
+    """The name an acronym in parentheses at ``paren`` defines, and the mentions with it in."""
+    function_words = load_words().function_words
+    end = paren
+    while end > 0 and doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019"):
+        end -= 1
+    for start in range(end - 1, max(end - 12, -1), -1):
+        words = [w for t in doc[start:end] for w in t.text.replace("-", " ").split()]
+        if doc[start].lower_ in function_words or not doc[start].text[:1].isupper():
+            continue
+        if acronym_fits(acronym, words):
+            break
+    else:
+        before = next((m for m in mentions if m.end == end and m.kind == "name"), None)
+        return out, (before if before is not None and before.type != "Person" else None)
+    text = span_text(doc[start:end])
+    entry = gazetteer.lookup(text) or gazetteer.lookup(acronym)
+    inner = [m for m in out if m.start >= start and m.end <= end]
+    if entry is not None:
+        name = mention(doc, start, end, entry.type, sentence_of, gazetteer_id=entry.id)
+    elif len(inner) == 1 and inner[0].start == start and inner[0].end == end:
+        name = inner[0]
+    else:
+        name = mention(doc, start, end, org_type(text), sentence_of)
+    out = [m for m in out if m.end <= start or m.start >= end or m is name]
+    return (out if name in out else [*out, name]), name
+
+
+def _later_uses(doc, out: list[Mention], defined: dict[str, Mention], sentence_of) -> list[Mention]:
+    covered = {i for m in out for i in range(m.start, m.end)}
+    for token in tokens(doc):
+        name = defined.get(token.text)
+        if name is None or token.i < name.end:
+            continue
+        if token.i in covered:
+            out = [m for m in out if not (m.start == token.i and m.end == token.i + 1 and not m.gazetteer_id)]
+            if any(m.start <= token.i < m.end for m in out):
+                continue
+        out.append(_acronym_use(doc, token.i, name, sentence_of))
+    return sorted(out, key=lambda m: m.start)
+
+
+def _acronym_use(doc, i: int, name: Mention, sentence_of) -> Mention:
+    m = mention(doc, i, i + 1, name.type, sentence_of, gazetteer_id=name.gazetteer_id)
+    return replace(m, kind="acronym", key=name.key or name.gazetteer_id or iri_key(name.text))
+
+

@@ -1,0 +1,86 @@
+"""spaCy Doc + resolved mentions -> Assertions, driven by the relation lexicon.
+
+The stages of one document's relations, each its own module: ``triggers`` finds lexicon
+triggers and fills their arguments from the ``slots``; ``arguments`` says which entities a
+token stands for; ``structure`` reads titles, nationalities and locations from modifiers and
+appositions; ``polarity`` keeps only what the text states as fact and says who reports it. A
+:class:`~kg.extract.relations.context.Context` carries one document's parse and mentions through
+them; the :class:`Extractor` itself holds only the rules.
+"""
+
+from __future__ import annotations
+
+from ... import ontology
+from ...records import Assertion, Mention
+from ..docindex import sentence_of, span_text
+from ..gazetteer import Gazetteer, load_gazetteer
+from ..lexicon import Lexicon, load_lexicon
+from ..words import Words, load_words
+from . import structure
+from .context import Context, Found
+from .polarity import polarity, reporter
+from .triggers import Triggers, predicate
+
+STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location}
+DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubtful verb ("claimed")
+
+
+class Extractor:
+    """The relation rules, applied to one parsed document at a time."""
+
+    def __init__(self, lexicon: Lexicon | None = None, gazetteer: Gazetteer | None = None,
+                 words: Words | None = None) -> None:
+        self.lexicon = lexicon or load_lexicon()
+        self.gazetteer = gazetteer or load_gazetteer()
+        self.words = words or load_words()
+        self.triggers = Triggers(self.lexicon)
+        self.titles = {w: r for r in self.lexicon.rules_for("title") for w in r.lemmas}
+
+    def extract(self, doc, mentions: list[Mention], doc_id: str) -> list[Assertion]:
+        ctx = Context(doc, mentions, self.gazetteer, self.words, self.titles)
+        found: list[Found] = []
+        for token, rule in self.triggers.matches(doc):
+            found.extend(predicate(ctx, token, rule))
+        for kind, rules in STRUCTURAL.items():
+            for rule in self.lexicon.rules_for(kind):
+                found.extend(rules(ctx, rule))
+        return assertions(ctx, found, doc_id)
+
+
+def assertions(ctx: Context, found: list[Found], doc_id: str) -> list[Assertion]:
+    """The facts the text states, typed by the ontology, one per fact and sentence."""
+    relations = ontology.relations()
+    out: dict[tuple, Assertion] = {}
+    for f in found + _regions_lie_in_their_country(ctx, found):
+        relation = relations[f.rule.relation]
+        s, o = f.subject, f.object
+        if s == o or not ontology.fits(ctx.type_of(s), relation.domain) or not ontology.fits(ctx.type_of(o), relation.range):
+            continue
+        trigger = ctx.doc[f.trigger]
+        if f.rule.kind == "predicate" and polarity(trigger, f.rule.light_verbs) != "asserted":
+            continue
+        reported_by, doubtful = reporter(ctx, trigger)
+        if relation.symmetric and o < s:
+            s, o = o, s
+        sent = sentence_of(trigger)
+        confidence = f.rule.confidence * (DOUBT if doubtful else 1.0)
+        key = (s, relation.name, o, sent.start_char)
+        if key in out and out[key].confidence >= confidence:
+            continue
+        out[key] = Assertion(
+            subject=s, predicate=relation.name, object=o, doc_id=doc_id, evidence=span_text(sent).strip(),
+            start_char=sent.start_char, end_char=sent.end_char, rule=f.rule.id,
+            confidence=round(confidence, 3), reported_by=reported_by,
+        )
+    return sorted(out.values(), key=lambda a: (a.start_char, a.predicate, a.subject, a.object))
+
+
+def _regions_lie_in_their_country(ctx: Context, found: list[Found]) -> list[Found]:
+    """"in eastern Syria" also says "in Syria": a region the gazetteer places in a country lies in it."""
+    out = []
+    for f in found:
+        entry = ctx.gazetteer.entries.get(f.object)
+        if f.rule.kind == "location" and entry is not None and entry.type == "Region" and entry.country \
+                and f.subject != entry.country:
+            out.append(Found(f.subject, entry.country, f.rule, f.trigger))
+    return out

@@ -1,0 +1,139 @@
+"""Which entities a token stands for: a name, or a generic head that points at one ("the town of
+Arsal", "Houthi fighters", "militants of the group formerly known as Nusra Front", "forces loyal
+to Khalifa Haftar"), a title before a name ("President Bashar al-Assad"), a country's army
+("Syria's army", "Russian warplanes"), following coordination and appositions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...ontology import is_a
+from ..docindex import children
+from .parse import lemma, pobjs, subjects
+
+if TYPE_CHECKING:
+    from .context import Context
+
+
+def entities_of(ctx: Context, token, seen: frozenset[int] = frozenset()) -> list[str]:
+    """The entity keys ``token`` stands for, following coordination."""
+    keys: list[str] = []
+    members = [token, *token.conjuncts]
+    own = ctx.at.get(token.i)
+    for c in children(token):
+        # "Hezbollah, the Syrian army and later the Iraqi army": a list the parser read as an apposition
+        other = ctx.at.get(c.i)
+        if c.dep_ == "appos" and c.conjuncts and other is not None and other.kind == "name" and \
+                own is not None and other.key != own.key:
+            members += [c, *c.conjuncts]
+    for t in members:
+        for key in entity_of(ctx, t, seen | {token.i}):
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
+    """The entities one token (not its conjuncts) stands for."""
+    mention = ctx.at.get(token.i)
+    if mention is not None and mention.key:
+        return [mention.key]
+    if token.dep_ in ("amod", "compound", "npadvmod", "nmod"):
+        country = ctx.gazetteer.country_of_demonym(token.text)
+        if country:  # "our Somali partners", "Iranian-backed"
+            return [country]
+    person = _titled_person(ctx, token)
+    if person:
+        return [person]
+    words = ctx.words
+    lemma_ = lemma(token)
+    place_head = lemma_ in words.place_heads
+    if not (place_head or lemma_ in words.members or token.lower_ in words.members):
+        return []
+    return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
+            or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
+
+
+def _titled_person(ctx: Context, token) -> str | None:
+    """"President Bashar al-Assad", however the parser attached the name."""
+    if lemma(token) not in ctx.titles and token.lower_ not in ctx.titles:
+        return None
+    person = ctx.at.get(token.i + 1) if token.i + 1 < len(ctx.doc) else None
+    return person.key if person is not None and person.type == "Person" and person.key else None
+
+
+def _named_after(ctx: Context, token, place_head: bool) -> list[str]:
+    """"the Yemeni capital Sana'a", however the parser attached the name."""
+    if not place_head or token.i + 1 >= len(ctx.doc):
+        return []
+    nxt = ctx.at.get(token.i + 1)
+    if nxt is not None and nxt.key and nxt.start == token.i + 1 and is_a(nxt.type, "Location"):
+        return [nxt.key]
+    return []
+
+
+def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
+    """"Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones"."""
+    words = ctx.words
+    if lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words or lemma_ in words.military_assets:
+        for c in children(token):
+            forces = ctx.armed_forces(ctx.country_of(c))
+            if forces:
+                return [forces]
+    return []
+
+
+def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) -> list[str]:
+    """A generic head's own modifiers name what it stands for."""
+    words = ctx.words
+    for c in children(token):
+        if c.i in seen:
+            continue
+        keys: list[str] = []
+        if c.dep_ == "amod" and lemma(c) in words.allegiance_adjectives and lemma_ in words.members:
+            # "forces loyal to Khalifa Haftar"
+            keys = _first(ctx, [p for prep in children(c) if prep.dep_ == "prep" and prep.lower_ in ("to", "with")
+                                for p in pobjs(prep)], seen | {c.i})
+        elif c.dep_ == "prep" and c.lower_ == "of":
+            keys = _first(ctx, pobjs(c), seen | {c.i})
+        elif c.dep_ in ("compound", "amod", "nmod", "poss") and c.i < token.i:
+            m = ctx.at.get(c.i)
+            if m is not None and m.key and m.type not in ("Person", "PersonGroup") and (
+                    is_a(m.type, "Organization") or lemma_ in words.place_heads):
+                keys = [m.key]
+        elif c.dep_ == "appos":
+            keys = entities_of(ctx, c, seen)
+        elif c.dep_ == "acl" and c.lemma_ in words.naming_verbs:
+            # "the group formerly known as Nusra Front", "a faction called X"
+            named = [p for cc in children(c) if cc.dep_ == "prep" and cc.lower_ == "as" for p in pobjs(cc)]
+            keys = _first(ctx, named + [cc for cc in children(c) if cc.dep_ == "oprd"], seen | {c.i})
+        if keys:
+            return keys
+    return []
+
+
+def _through_head(ctx: Context, token, seen: frozenset[int]) -> list[str]:
+    """A generic noun described by what it hangs on: "Hezbollah is a militant group, led by X",
+    "fighters of the group", "the Houthis, a group of Zaydi fighters led by X"."""
+    head = token.head
+    if token.dep_ == "attr" and lemma(head) in ctx.words.copular_verbs and head.i not in seen:
+        keys = _first(ctx, subjects(head), seen | {token.i})
+        if keys:
+            return keys
+    if token.dep_ == "pobj" and head.lower_ == "of" and lemma(head.head) in ctx.words.members \
+            and head.head.i not in seen:
+        return entity_of(ctx, head.head, seen | {token.i})
+    if token.dep_ == "appos" and head.i not in seen:
+        m = ctx.at.get(head.i)
+        if m is not None and m.key:
+            return [m.key]
+    return []
+
+
+def _first(ctx: Context, tokens, seen: frozenset[int]) -> list[str]:
+    """The entities of the first of ``tokens`` that stands for any."""
+    for t in tokens:
+        keys = entities_of(ctx, t, seen)
+        if keys:
+            return keys
+    return []

@@ -1,0 +1,106 @@
+"""Reading the dependency parse: prepositional objects, logical subjects, light verbs, the forms
+a trigger can take. Shared by the slots, the argument resolution and the structural rules."""
+
+from __future__ import annotations
+
+from ..docindex import children
+from ..words import load_words
+
+
+def pos(token) -> str:
+    """VERB, NOUN or the token's own part of speech: auxiliaries count as verbs, names as nouns."""
+    return "VERB" if token.pos_ in ("VERB", "AUX") else "NOUN" if token.pos_ in ("NOUN", "PROPN") else token.pos_
+
+
+def lemma(token) -> str:
+    return token.lemma_.lower()
+
+
+def forms(token, lemma_: str | None = None) -> set[str]:
+    """The lexicon forms a trigger token can match: its lemma, its own word, and two-word forms
+    with a particle ("drive out") or a compound before it ("car bomb")."""
+    lemma_ = lemma_ or lemma(token)
+    out = {lemma_, token.lower_}
+    for c in children(token):
+        if c.dep_ == "prt":
+            out.add(f"{lemma_} {c.lower_}")
+        elif c.dep_ == "compound" and c.i == token.i - 1:
+            out.add(f"{c.lower_} {lemma_}")
+    return out
+
+
+def pobjs(prep) -> list:
+    """The objects of a preposition, through stacked prepositions ("out of", "along with")."""
+    out = []
+    for c in children(prep):
+        if c.dep_ in ("pobj", "pcomp"):
+            out.append(c)
+        elif c.dep_ == "prep":
+            out.extend(pobjs(c))
+    return out
+
+
+def prep_objects(head, word: str, gapping: bool = False) -> list:
+    """Objects of the preposition ``word`` attached to ``head``; with gapping, also "with A on one
+    front and B on the other"."""
+    out = []
+    preps = [c for c in children(head) if c.dep_ == "prep" and c.lower_ == word]
+    for prep in preps:
+        out.extend(pobjs(prep))
+    if word == "to" and not out:
+        # "allegiance to al-Qaeda" parsed as an infinitive: "to" an aux of a name taken for a verb
+        out.extend(c for c in children(head) if c.dep_ in ("acl", "xcomp", "advcl") and c.pos_ == "PROPN"
+                   and any(a.dep_ == "aux" and a.lower_ == "to" for a in children(c)))
+    if gapping and preps:
+        after = preps[0].i
+        for c in children(head):
+            if c.dep_ == "prep" and c.i > after and c.lower_ != word:
+                for p in pobjs(c):
+                    out.extend(x for x in p.conjuncts if x.pos_ == "PROPN")
+    return out
+
+
+def subjects(verb) -> list:
+    """The logical subject of ``verb``'s clause (the by-phrase of a passive), looking through
+    control, coordination and relative clauses."""
+    relative = load_words().relative_pronouns
+    seen = set()
+    t = verb
+    while t.i not in seen:
+        seen.add(t.i)
+        kids = children(t)
+        subj = [c for c in kids if c.dep_ in ("nsubj", "csubj")]
+        if subj:
+            return [t.head] if subj[0].lower_ in relative and t.dep_ == "relcl" else subj
+        if any(c.dep_ in ("nsubjpass", "auxpass") for c in kids):
+            # a passive clause: the logical subject is the by-phrase, if any
+            return [p for c in kids if c.dep_ == "agent" for p in pobjs(c)]
+        if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
+            t = t.head
+            continue
+        if (t.dep_ == "acl" and t.tag_ == "VBG") or t.dep_ == "relcl":
+            return [t.head]
+        break
+    return []
+
+
+def light_verb(noun, light_verbs: frozenset[str]):
+    """The verb a trigger noun is the object of ("launched an offensive", "agreed to a truce"),
+    if it is one of ``light_verbs`` (any verb when the rule names none)."""
+    head = noun.head
+    if noun.dep_ in ("dobj", "nsubjpass", "attr") and head.pos_ in ("VERB", "AUX"):
+        verb = head
+    elif noun.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ in ("VERB", "AUX"):
+        verb = head.head
+    elif noun.dep_ == "conj":
+        return light_verb(noun.head, light_verbs)
+    else:
+        return None
+    if light_verbs and not (forms(verb) & light_verbs):
+        return None
+    return verb
+
+
+def title_word(token) -> str:
+    """How a title token is looked up: abbreviated ranks as written ("Gen."), other words by lemma."""
+    return token.lower_ if token.lower_ in load_words().title_abbreviations else lemma(token)

@@ -1,0 +1,115 @@
+"""Whether the text states a trigger as a fact, and who it says states it.
+
+Only statements the text makes as facts, or reports as facts, become assertions: negated, denied
+and hypothetical triggers are dropped (:func:`polarity`); reported speech keeps its reporter and
+doubtful reporting verbs ("claimed") lower the confidence (:func:`reporter`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..docindex import children, sentence_numbers, sentence_of, sentence_roots, span_text
+from ..words import load_words
+from .parse import forms, lemma, pobjs, subjects
+
+if TYPE_CHECKING:
+    from .context import Context
+
+# the dependencies through which a trigger's polarity is inherited from the words above it
+CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd", "conj", "compound",
+              "amod", "advcl", "nmod", "appos", "npadvmod", "dative", "ccomp"}
+
+
+def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
+    """"asserted", "negated" or "hypothetical" for a trigger, from the words governing it.
+
+    Walks up from the trigger through complements (not through subjects or relative clauses,
+    whose negation is about something else), counting negations and verbs of stopping, so
+    "did not involve coordination" is negated and "will not stop supporting" is asserted.
+    """
+    words = load_words()
+    # "his pledged recapture of Sana'a", "a failed attempt": the event is not asserted
+    if any(c.dep_ in ("amod", "compound") and c.lower_ in words.non_factual_modifiers for c in children(trigger)):
+        return "hypothetical"
+    flips = 0
+    t = trigger
+    first = True
+    while True:
+        kids = children(t)
+        if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in kids):
+            flips += 1
+        if not first:
+            verdict = _governing_verb(t, light_verbs, flips)
+            if verdict == "cessation":
+                flips += 1
+            elif verdict is not None:
+                return verdict
+        if _hypothetical_here(t, kids):
+            return "hypothetical"
+        if t.dep_ not in CLIMB_DEPS or t.head is t:
+            break
+        if t.dep_ == "ccomp" and lemma(t.head) not in words.denial_verbs:
+            break
+        t = t.head
+        first = False
+    return "negated" if flips % 2 else "asserted"
+
+
+def _governing_verb(t, light_verbs: frozenset[str], flips: int) -> str | None:
+    """What a word above the trigger does to it: deny it, stop it, or make it an aim."""
+    words = load_words()
+    lemma_ = lemma(t)
+    if lemma_ in words.denial_verbs:
+        return "negated" if flips % 2 == 0 else "asserted"
+    if lemma_ in words.cessation_verbs:
+        return "cessation"
+    if lemma_ in words.hypothetical_verbs and t.pos_ in ("VERB", "AUX") and not (forms(t) & light_verbs):
+        # ("pledged allegiance to X" pledges nothing: "pledge" is the rule's own light verb)
+        return "hypothetical"
+    return None
+
+
+def _hypothetical_here(t, kids) -> bool:
+    words = load_words()
+    if any(c.dep_ == "aux" and c.lower_ in words.hypothetical_auxiliaries for c in kids):
+        return True
+    if any(c.dep_ == "aux" and c.lower_ == "to" for c in kids) and (
+            t.dep_ == "acl" or (t.dep_ == "advcl" and lemma(t.head) in words.attempt_verbs)):
+        return True  # "launched an offensive to capture Tripoli" states an aim, not a capture
+    return any(c.dep_ == "mark" and c.lower_ in words.conditional_marks for c in kids)
+
+
+def reporter(ctx: Context, trigger) -> tuple[str | None, bool]:
+    """Who the sentence says made the statement, and whether the verb casts doubt ("claimed")."""
+    words = ctx.words
+    t = trigger
+    while t.dep_ != "ROOT" and t.head is not t:
+        if t.dep_ == "ccomp" or (t.dep_ == "conj" and t.head.dep_ == "ccomp"):
+            verb = t.head if t.dep_ == "ccomp" else t.head.head
+            if lemma(verb) in words.reporting_verbs:
+                doubtful = lemma(verb) in words.doubtful_reporting_verbs
+                return _first_entity(ctx, subjects(verb)), doubtful
+        t = t.head
+    sent = sentence_of(trigger)
+    if "ccording to" in span_text(sent):
+        # "According to the Syrian Observatory, ..."
+        for tok in sent:
+            if tok.lower_ == "according" and tok.i + 1 < len(ctx.doc) and ctx.doc[tok.i + 1].lower_ == "to":
+                found = _first_entity(ctx, pobjs(ctx.doc[tok.i + 1]))
+                if found:
+                    return found, False
+    root = sentence_roots(ctx.doc)[sentence_numbers(ctx.doc)[trigger.i]]
+    if lemma(root) in words.reporting_verbs and trigger.i > root.i:
+        found = _first_entity(ctx, [c for c in children(root) if c.dep_ == "nsubj"])
+        if found:
+            return found, lemma(root) in words.doubtful_reporting_verbs
+    return None, False
+
+
+def _first_entity(ctx: Context, tokens) -> str | None:
+    for t in tokens:
+        keys = ctx.entities_of(t)
+        if keys:
+            return keys[0]
+    return None

@@ -1,0 +1,154 @@
+"""Argument slots: where in the dependency parse a trigger's subject or object sits.
+
+Each slot is a function from a trigger token (and its rule) to the tokens in that place; the
+lexicon names them (ontology/lexicon.toml), and :data:`SLOT_NAMES` is what it may name: a name
+ending in ":" takes a word after it ("prep:with", "light_prep:to").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..docindex import children
+from ..lexicon import Rule
+from ..words import load_words
+from .parse import lemma, light_verb, pobjs, pos, prep_objects, subjects
+
+Slot = Callable[..., list]
+SLOTS: dict[str, Slot] = {}
+
+
+def slot(name: str):
+    def register(fn: Slot) -> Slot:
+        SLOTS[name] = fn
+        return fn
+    return register
+
+
+def fill(trigger, name: str, rule: Rule) -> list:
+    """The tokens in slot ``name`` ("prep:with" is the slot "prep:" with the word "with")."""
+    head, sep, word = name.partition(":")
+    if sep:
+        return SLOTS[f"{head}:"](trigger, rule, word)
+    return SLOTS[name](trigger, rule)
+
+
+@slot("nsubj")
+def _subject(t, rule) -> list:
+    return subjects(t)
+
+
+@slot("dobj")
+def _object(t, rule) -> list:
+    kids = children(t)
+    found = [c for c in kids if c.dep_ == "dobj"]
+    if not found and any(c.dep_ == "nsubj" and c.i < t.i for c in kids):
+        # "forces recaptured Abu Grein from ...": the parser took the object for a second subject
+        found = [c for c in kids if c.dep_ == "nsubj" and c.i > t.i]
+    if not found and t.dep_ == "relcl" and not any(c.dep_ == "dobj" for c in kids):
+        relative = load_words().relative_pronouns
+        if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in relative for c in kids):
+            found = [t.head]  # "the town (that) the rebels seized"
+    return found
+
+
+@slot("nsubjpass")
+def _passive_subject(t, rule) -> list:
+    found = [c for c in children(t) if c.dep_ == "nsubjpass"]
+    if found and found[0].lower_ in load_words().relative_pronouns and t.dep_ == "relcl":
+        return [t.head]
+    if not found and t.dep_ == "acl" and t.tag_ == "VBN":
+        return [t.head]  # "soldiers captured by the group"
+    return found
+
+
+@slot("agent")
+def _agent(t, rule) -> list:
+    kids = children(t)
+    found = [p for c in kids if c.dep_ == "agent" for p in pobjs(c)]
+    if found:  # "supported by the police ..., and the ARBiH": a noun conjoined to the verb
+        found += [c for c in kids if c.dep_ == "conj" and c.pos_ in ("PROPN", "NOUN") and c.i > found[0].i]
+    return found
+
+
+@slot("prep:")
+def _preposition(t, rule, word: str) -> list:
+    kids = children(t)
+    found = prep_objects(t, word)
+    if not found and pos(t) == "VERB":
+        # "escort Daesh fighters to eastern Syria": the parser often hangs the goal on the object
+        for obj in [c for c in kids if c.dep_ == "dobj"]:
+            for holder in [obj, *[c for c in children(obj) if c.dep_ == "appos"]]:
+                found.extend(prep_objects(holder, word))
+    if not found and pos(t) in ("VERB", "NOUN"):
+        # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
+        # the parser hangs the phrase on the noun before
+        for prep in [c for c in kids if c.dep_ == "prep"]:
+            for pobj in pobjs(prep):
+                found.extend(prep_objects(pobj, word))
+    if not found and pos(t) == "NOUN":
+        # "an offensive that began in July against X": the clause about the noun carries it
+        for clause in [c for c in kids if c.dep_ in ("relcl", "acl")]:
+            found.extend(prep_objects(clause, word))
+    return found
+
+
+@slot("poss")
+def _possessor(t, rule) -> list:
+    return [c for c in children(t) if c.dep_ == "poss"]
+
+
+@slot("compound")
+def _compound(t, rule) -> list:
+    return [c for c in children(t) if c.dep_ in ("compound", "amod", "nmod") and c.i < t.i]
+
+
+@slot("light_subject")
+def _light_subject(t, rule) -> list:
+    verb = light_verb(t, rule.light_verbs)
+    return subjects(verb) if verb is not None else []
+
+
+@slot("light_prep:")
+def _light_preposition(t, rule, word: str) -> list:
+    verb = light_verb(t, rule.light_verbs)
+    return prep_objects(verb, word, gapping=True) if verb is not None else []
+
+
+@slot("modifier")
+def _modifier(t, rule) -> list:
+    if t.dep_ not in ("amod", "compound"):
+        return []
+    found = [c for c in children(t) if c.dep_ in ("npadvmod", "compound", "nmod", "poss", "amod") and c.i < t.i]
+    doc = t.doc
+    if not found and t.i >= 2 and doc[t.i - 1].text == "-" and not doc[t.i - 2].whitespace_:
+        found = [doc[t.i - 2]]  # "an al-Qaeda-associated group", parsed as two modifiers
+    return found
+
+
+@slot("modified")
+def _modified(t, rule) -> list:
+    return [t.head] if t.dep_ in ("amod", "compound") and t.head.i > t.i else []
+
+
+@slot("adverbial_subject")
+def _adverbial_subject(t, rule) -> list:
+    # "In coordination with X, US forces conducted ...": the noun qualifies the clause's verb
+    if t.dep_ == "pobj" and t.head.lower_ in ("in", "with") and t.head.head.pos_ in ("VERB", "AUX"):
+        return subjects(t.head.head)
+    return []
+
+
+@slot("predicated")
+def _predicated(t, rule) -> list:
+    """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of"."""
+    if t.dep_ in ("attr", "oprd") or (t.dep_ == "xcomp" and lemma(t.head) in load_words().copular_verbs):
+        return subjects(t.head)
+    if t.dep_ == "appos":
+        return [t.head]
+    if t.dep_ == "conj" and t.head.dep_ == "appos":
+        return [t.head.head]
+    return []
+
+
+SLOT_NAMES = frozenset(SLOTS)

@@ -1,0 +1,81 @@
+"""Predicate rules: a trigger word (a verb or a noun of the lexicon) and its arguments, filled
+from the rule's slots in order (the first slot that yields an entity wins)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..docindex import tokens
+from ..lexicon import Lexicon, Rule
+from .context import Found
+from .parse import forms, lemma, pos
+from .slots import fill
+
+if TYPE_CHECKING:
+    from .context import Context
+
+
+class Triggers:
+    """The predicate rules indexed by the forms that trigger them."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.rules = lexicon.rules_for("predicate")
+        self.order = {rule.id: n for n, rule in enumerate(self.rules)}
+        self.by_form: dict[str, dict[str, list[Rule]]] = {"VERB": {}, "NOUN": {}}
+        for rule in self.rules:
+            for form in rule.lemmas:
+                self.by_form[rule.pos].setdefault(form, []).append(rule)
+        # the words of two-word triggers ("drive out", "car bomb"): only a token with one of them
+        # as its lemma can make such a form with a particle or compound
+        self.in_phrases = {p: {w for form in by_form if " " in form for w in form.split()}
+                           for p, by_form in self.by_form.items()}
+
+    def matches(self, doc) -> Iterator[tuple[object, Rule]]:
+        """(trigger token, rule) for every token a rule fires on, rules in lexicon order."""
+        for token in tokens(doc):
+            p = pos(token)
+            if p not in ("VERB", "NOUN"):
+                continue
+            by_form, lemma_ = self.by_form[p], lemma(token)
+            if lemma_ not in by_form and token.lower_ not in by_form and lemma_ not in self.in_phrases[p]:
+                continue
+            matched = {self.order[r.id]: r for form in forms(token, lemma_) for r in by_form.get(form, ())}
+            for _, rule in sorted(matched.items()):
+                yield token, rule
+
+
+def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
+    """The facts one rule finds at one trigger."""
+    subjects = _first_filled(ctx, trigger, rule.subject, rule)
+    objects = _first_filled(ctx, trigger, rule.object, rule)
+    for s in subjects:
+        for o in objects:
+            yield Found(s, o, rule, trigger.i)
+    if rule.pair_subjects and not objects:
+        # "Hamas and Israel agreed to a ceasefire": the coordinated parties with each other
+        yield from _pairs(subjects, rule, trigger.i)
+    for slot in rule.pairs:  # "a truce between A and B"
+        yield from _pairs(_entities(ctx, trigger, slot, rule), rule, trigger.i)
+
+
+def _entities(ctx: Context, trigger, slot: str, rule: Rule) -> list[str]:
+    keys: list[str] = []
+    for token in fill(trigger, slot, rule):
+        keys.extend(k for k in ctx.entities_of(token) if k not in keys)
+    return keys
+
+
+def _first_filled(ctx: Context, trigger, slots: tuple[str, ...], rule: Rule) -> list[str]:
+    """Entities of the first slot that yields any."""
+    for slot in slots:
+        keys = _entities(ctx, trigger, slot, rule)
+        if keys:
+            return keys
+    return []
+
+
+def _pairs(keys: list[str], rule: Rule, trigger: int) -> Iterator[Found]:
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            yield Found(a, b, rule, trigger)

@@ -1,0 +1,27 @@
+"""Which ontology class a name is, from its NER label and its head word."""
+
+from __future__ import annotations
+
+from .words import load_words
+
+# spaCy's NER labels -> ontology classes (NORP, numbers and dates are not entities)
+NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
+
+
+def ner_type(label: str, text: str) -> str | None:
+    """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs."""
+    base = NER_TYPES.get(label)
+    if base == "Organization":
+        return org_type(text)
+    suffix = load_words().place_suffixes.get(text.split()[-1].lower())
+    if suffix and base in ("Settlement", "Region", "Person"):
+        return suffix
+    return base
+
+
+def org_type(text: str) -> str:
+    """Type of an organization's name from its head word: "Movement for Oneness ..." -> ArmedGroup."""
+    words = text.replace("-", " ").split()
+    cut = next((n for n, w in enumerate(words) if w.lower() in ("of", "for", "in") and n > 0), len(words))
+    head = words[cut - 1].lower()
+    return load_words().organization_heads.get(head, "Organization")

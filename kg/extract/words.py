@@ -1,0 +1,99 @@
+"""The word lists of ontology/words.toml, loaded once and checked: every list the stages use must
+be in the file, and nothing else may be (a misspelt key is an error naming it)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, fields
+from functools import cache
+
+from ..errors import DataError
+from ..resources import ontology_file
+
+
+@dataclass(frozen=True)
+class Words:
+    # generic nouns that stand for entities
+    place_heads: frozenset[str]
+    member_nouns: frozenset[str]
+    people_nouns: frozenset[str]
+    military_assets: frozenset[str]
+    speaker_titles: frozenset[str]
+    reporting_verbs: frozenset[str]
+    descriptions: dict[str, tuple[str, ...]]
+    compass: dict[str, str]
+    place_suffixes: dict[str, str]
+    organization_heads: dict[str, str]
+    # relation rules and polarity
+    armed_forces_words: frozenset[str]
+    denial_verbs: frozenset[str]
+    cessation_verbs: frozenset[str]
+    hypothetical_verbs: frozenset[str]
+    hypothetical_auxiliaries: frozenset[str]
+    attempt_verbs: frozenset[str]
+    conditional_marks: frozenset[str]
+    doubtful_reporting_verbs: frozenset[str]
+    non_factual_modifiers: frozenset[str]
+    relative_pronouns: frozenset[str]
+    copular_verbs: frozenset[str]
+    allegiance_adjectives: frozenset[str]
+    naming_verbs: frozenset[str]
+    location_verbs: frozenset[str]
+    title_abbreviations: frozenset[str]
+    # mentions and names
+    function_words: frozenset[str]
+    locative_prepositions: frozenset[str]
+    place_verbs: frozenset[str]
+    not_names: frozenset[str]
+    name_particles: frozenset[str]
+    dateline_dashes: frozenset[str]
+    transliterations: tuple[tuple[re.Pattern, str], ...]
+    derived_names: dict[str, tuple[str, ...]]
+    # coreference
+    pronouns: dict[str, tuple[str, ...]]
+    first_person_plural: frozenset[str]
+
+    @property
+    def members(self) -> frozenset[str]:
+        """Member nouns and military assets: both stand for the group they belong to."""
+        return self.member_nouns | self.military_assets
+
+
+def parse_words(data: dict, where: str) -> Words:
+    expected = {f.name: f.type for f in fields(Words)}
+    missing, unknown = expected.keys() - data.keys(), data.keys() - expected.keys()
+    if missing or unknown:
+        problems = [f"missing {', '.join(sorted(missing))}"] if missing else []
+        problems += [f"unknown {', '.join(sorted(unknown))}"] if unknown else []
+        raise DataError(f"{where}: {'; '.join(problems)}")
+    values = {}
+    for name, type_ in expected.items():
+        raw = data[name]
+        if name == "transliterations":
+            values[name] = tuple((re.compile(pattern), repl) for pattern, repl in raw.items())
+        elif type_.startswith("frozenset"):
+            values[name] = frozenset(raw)
+        elif type_.startswith("dict[str, tuple"):
+            values[name] = {k: tuple(v) for k, v in raw.items()}
+        else:
+            values[name] = dict(raw)
+    return Words(**values)
+
+
+@cache
+def load_words() -> Words:
+    path = ontology_file("words.toml")
+    return parse_words(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+
+
+@cache
+def load_lemmas() -> dict[str, str]:
+    """Inflected form -> lemma, for the forms of ontology/lemmas.toml and their prefixed forms."""
+    data = tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
+    out = {}
+    for form, lemma in data["forms"].items():
+        out[form] = lemma
+        for prefix in data.get("prefixes", ()):
+            out.setdefault(prefix + form, prefix.rstrip("-") + lemma)
+    return out
