@@ -1,0 +1,63 @@
+"""The spaCy pipeline kg builds (kg/extract/nlp.py): its registered components, and texts longer
+than the model's max_length parsed in pieces with every offset kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES
+
+
+def test_the_custom_components_are_in_the_pipeline_in_order():
+    from kg.extract.nlp import load
+
+    names = load().pipe_names
+    ours = ["kg_paragraphs", "kg_dateline", "kg_names_cased", "kg_names", "kg_merge_names"]
+    assert names[:5] == ours and names.index("kg_lemmas") == names.index("attribute_ruler") + 1
+    assert load().get_pipe_config("kg_dateline")["max_tokens"] == 12
+
+
+def test_the_lemma_exceptions_reach_every_stage():
+    from kg.extract.nlp import load
+
+    doc = load()("Government forces retook the town and overran two villages.")
+    assert {t.text: t.lemma_ for t in doc if t.tag_.startswith("VB")} == {"retook": "retake", "overran": "overrun"}
+
+
+@pytest.fixture
+def small_max_length():
+    """The model's max_length lowered, so that an article of the examples' size is "too long"."""
+    from kg.extract import nlp
+
+    model = nlp.load()
+    saved = model.max_length
+    model.max_length = 2000
+    yield
+    model.max_length = saved
+
+
+def test_a_text_longer_than_max_length_is_parsed_in_pieces_with_offsets_kept(small_max_length):
+    from kg.extract import nlp
+    from kg.extract.pipeline import extract_all
+    from kg.ingest import make_document
+
+    text = "\n\n".join(p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.txt")))
+    assert len(text) > 2 * 2000
+    (doc,) = nlp.parse([text])
+    assert doc.text == text and len(list(doc.sents)) > 20
+    (extraction,) = extract_all([make_document(text, name="long")])
+    facts = {(a.subject, a.predicate, a.object) for a in extraction.assertions}
+    assert ("islamic-state", "captured", "arsal") in facts and ("hezbollah", "allyOf", "islamic-state") not in facts
+    for a in extraction.assertions:
+        assert text[a.start_char:a.end_char].strip() == a.evidence
+    short = extract_all([make_document("Houthi fighters captured Hodeidah.", name="short")])
+    assert next(short).assertions
+
+
+def test_pieces_cut_at_paragraph_breaks_and_join_back():
+    from kg.extract.nlp import pieces
+
+    text = ("word " * 30 + "\n\n") * 10
+    parts = pieces(text, 200)
+    assert "".join(parts) == text and all(len(p) <= 200 for p in parts)
+    assert all(p.endswith("\n\n") for p in parts[:-1])
