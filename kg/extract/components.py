@@ -200,6 +200,21 @@ def borrow_features(vocab, form: str) -> None:
     lexeme.suffix_ = donor.suffix_
 
 
+def add_entity_patterns(nlp: Language, after: str) -> None:
+    """A SpanRuler ``kg_entity_patterns`` after the NER, with the token patterns of
+    ontology/entity_patterns.jsonl; what it finds replaces the NER's overlapping names, and the
+    pattern's id (an ontology class) stays on the entity as its ``ent_id_``."""
+    import json
+
+    from ..resources import ontology_file
+
+    lines = ontology_file("entity_patterns.jsonl").read_text(encoding="utf-8").splitlines()
+    patterns = [p for p in map(json.loads, filter(str.strip, lines)) if "pattern" in p]
+    ruler = nlp.add_pipe("span_ruler", name="kg_entity_patterns", after=after, config={
+        "annotate_ents": True, "overwrite": False, "ents_filter": {"@misc": "spacy.prioritize_new_ents_filter.v1"}})
+    ruler.add_patterns([{k: v for k, v in p.items() if k in ("label", "pattern", "id")} for p in patterns])
+
+
 def add_lemma_ruler(nlp: Language, after: str) -> None:
     """An attribute_ruler named ``kg_lemmas`` after ``after``, setting the lemmas of ontology/lemmas.toml."""
     ruler = nlp.add_pipe("attribute_ruler", name="kg_lemmas", after=after)

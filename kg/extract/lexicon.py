@@ -19,9 +19,9 @@ from ..errors import DataError
 from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location")
-POS = ("VERB", "NOUN")
+POS = ("VERB", "NOUN", "ADP")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "subject", "object", "pairs", "light_verbs",
-          "confidence", "pair_subjects", "note"}
+          "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 
 
@@ -42,6 +42,9 @@ class Rule:
     light_verbs: frozenset[str]
     confidence: float
     pair_subjects: bool = False
+    subject_types: tuple[str, ...] = ()  # narrower than the relation's domain, for this rule only
+    object_types: tuple[str, ...] = ()
+    attempts: bool = False  # an attempt states the relation ("tried to seize X from Y": fought Y)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,12 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
         if kind not in KINDS:
             fail(f"kind {kind!r} is not one of {', '.join(KINDS)}")
         if kind == "predicate" and raw.get("pos") not in POS:
-            fail(f"a predicate rule needs pos = {' or '.join(POS)}, not {raw.get('pos')!r}")
+            fail(f"a predicate rule needs pos = {', '.join(POS[:-1])} or {POS[-1]}, not {raw.get('pos')!r}")
+        classes = ontology.superclasses()
+        for field in ("subject_types", "object_types"):
+            unknown = [c for c in raw.get(field, ()) if c not in classes]
+            if unknown:
+                fail(f"{field}: {', '.join(unknown)} is not a class of ontology/kg.ttl")
         if kind in ("predicate", "title") and not raw.get("lemmas"):
             fail(f"a {kind} rule needs lemmas")
         for field in SLOT_FIELDS:
@@ -113,6 +121,8 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             subject=tuple(raw.get("subject", ())), object=tuple(raw.get("object", ())),
             pairs=tuple(raw.get("pairs", ())), light_verbs=frozenset(raw.get("light_verbs", ())),
             confidence=float(confidence), pair_subjects=bool(raw.get("pair_subjects", False)),
+            subject_types=tuple(raw.get("subject_types", ())), object_types=tuple(raw.get("object_types", ())),
+            attempts=bool(raw.get("attempts", False)),
         ))
     return Lexicon(tuple(rules))
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 
 from ..names import iri_key, match_key
+from ..ontology import superclasses
 from ..records import Mention
 from .acronyms import acronym_definitions
 from .docindex import children, gazetteer_ids, mention, sentence_numbers, span_text, tokens
@@ -35,7 +36,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     for ent in doc.ents:
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
-        start, end = _trim(ent)
+        start, end = _trim(ent, words)
         if start >= end:
             continue
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \
@@ -48,7 +49,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if entry:
             mentions.append(mention(doc, start, end, entry.type, sentence_of, gazetteer_id=entry.id))
         else:
-            type_ = ner_type(ent.label_, text)
+            type_ = ent.ent_id_ if ent.ent_id_ in superclasses() else ner_type(ent.label_, text)
             if type_ == "Settlement" and match_key(text) in gazetteer.demonyms:
                 continue
             mentions.append(mention(doc, start, end, type_, sentence_of))
@@ -120,12 +121,17 @@ def _document_countries(mentions: list[Mention], gazetteer: Gazetteer) -> set[st
 
 
 def _geonames(m: Mention, countries: set[str] = frozenset()) -> Mention:
-    """A place the gazetteer does not know, keyed by the GeoNames town of that name if there is
-    one: in a country the document names, if it names any ("Léré" in a story about Mali is not
-    the Léré of Chad)."""
-    if m.gazetteer_id or m.kind != "name" or m.type != "Settlement":
+    """A place the gazetteer does not know: a country GeoNames knows is a Country ("Belgium" is
+    never a town); else keyed by the GeoNames town of that name if there is one: in a country the
+    document names, if it names any ("Léré" in a story about Mali is not the Léré of Chad)."""
+    if m.gazetteer_id or m.kind != "name":
         return m
     places = load_places()
+    country = places.country(m.text) if m.type in ("Settlement", "Region", "Organization") else None
+    if country is not None:
+        return replace(m, type="Country", key=iri_key(country.name), geonames_id=country.geonames_id)
+    if m.type != "Settlement":
+        return m
     place = next((p for p in (places.town(m.text, iso) for iso in sorted(countries)) if p), None) \
         if countries else places.town(m.text)
     if place is None:
@@ -171,17 +177,25 @@ def _locative(token) -> bool:
     return token.dep_ in ("dobj", "nsubjpass") and token.head.lemma_.lower() in words.place_verbs
 
 
-def _trim(ent) -> tuple[int, int]:
-    """Drop a leading "the" and a trailing possessive from an NER span."""
-    start, end = ent.start, ent.end
+def _trim(ent, words: Words) -> tuple[int, int]:
+    """The name inside an NER span: without a leading "the", a capitalized preposition ("Near Ar
+    Raqqah"), a person's ranks and offices ("Lt. Gen.", "Navy Capt."), a trailing possessive or
+    punctuation, or anything from a parenthesis or a reference mark on ("MNLA (", "Abu Haidar [1")."""
     doc = ent.doc
-    while start < end and doc[start].lower_ in ("the", "a", "an"):
+    start, end = ent.start, ent.end
+    cut = next((t.i for t in doc[start:end] if t.text in ("(", ")", "[", "]")), None)
+    if cut is not None:
+        end = cut
+    while start < end and (doc[start].lower_ in ("the", "a", "an") or doc[start].is_punct
+                           or (doc[start].lower_ in words.name_prepositions and end - start > 1)):
         start += 1
-    while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019")):
+    if ent.label_ == "PERSON":
+        while end - start > 1 and (doc[start].lower_ in words.person_titles or doc[start].lower_.rstrip(".")
+                                   in words.person_titles or doc[start].is_punct):
+            start += 1
+    while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct
+                           or doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019")):
         end -= 1
-    paren = next((t.i for t in doc[start:end] if t.text in ("(", ")")), None)
-    if paren is not None:  # "National Movement for the Liberation of Azawad (MNLA"
-        end = paren
     return start, end
 
 

@@ -3,7 +3,7 @@
 ``load()`` is the English model with kg's components (see :mod:`kg.extract.components`)::
 
     kg_paragraphs, kg_dateline, kg_names_cased, kg_names, kg_merge_names,   (on tokens, before the model)
-    tok2vec, tagger, parser, attribute_ruler, kg_lemmas, lemmatizer, ner
+    tok2vec, tagger, parser, attribute_ruler, kg_lemmas, lemmatizer, ner, kg_entity_patterns
 
 A text longer than the model's ``max_length`` is still an article: it is parsed in pieces cut at
 paragraph breaks, and the pieces are joined into one Doc with every offset kept.
@@ -51,6 +51,8 @@ def load(model: str | None = None):
     components.add_name_rulers(nlp, before=first)
     if "attribute_ruler" in nlp.pipe_names:
         components.add_lemma_ruler(nlp, after="attribute_ruler")
+    if "ner" in nlp.pipe_names:
+        components.add_entity_patterns(nlp, after="ner")
     return nlp
 
 

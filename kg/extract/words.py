@@ -46,6 +46,8 @@ class Words:
     locative_prepositions: frozenset[str]
     place_verbs: frozenset[str]
     not_names: frozenset[str]
+    person_titles: frozenset[str]
+    name_prepositions: frozenset[str]
     name_particles: frozenset[str]
     dateline_dashes: frozenset[str]
     transliterations: tuple[tuple[re.Pattern, str], ...]
