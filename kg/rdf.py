@@ -84,8 +84,8 @@ def _document(doc, node) -> Iterator[tuple]:
     yield node, N(KG.contentHash), literal(doc.id)
     if doc.title:
         yield node, N(DCTERMS.title), literal(doc.title)
-    if doc.date:
-        yield node, N(DCTERMS.date), literal(doc.date)
+    if doc.date is not None:  # typed as precisely as it is known: xsd:gYear, gYearMonth, date or dateTime (with its zone)
+        yield node, N(DCTERMS.date), literal(doc.date.lexical, XSD[doc.date.xsd])
     if doc.url:
         yield node, N(DCTERMS.source), literal(doc.url, XSD.anyURI)
     if doc.source:

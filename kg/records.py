@@ -7,17 +7,25 @@ character offsets plus what we know about it, an assertion is a fact with its ev
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .dates import ParsedDate
 
 
 @dataclass(frozen=True)
 class Document:
-    """An article to build from. ``id`` is the SHA-256 of ``text``: the same text is one document."""
+    """An article to build from. ``id`` is the SHA-256 of ``text``: the same text is one document.
+
+    ``date`` is its publication date as read at ingest, with the precision it was given in
+    (a year, a month, a day, or a moment with its zone), or None when it has none or it could
+    not be read."""
 
     id: str
     text: str
     name: str
     title: str | None = None
-    date: str | None = None
+    date: ParsedDate | None = None
     url: str | None = None
     source: str | None = None
     path: str | None = None
