@@ -48,7 +48,10 @@ TARGETS = {
 def paragraphs() -> list[str]:
     files = sorted((ROOT / "examples" / "articles").glob("*.txt")) + sorted(
         (ROOT / "tests" / "data" / "dev" / "articles").glob("*.txt"))
-    return [p.strip() for f in files for p in f.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    from kg.ingest import split_front_matter
+
+    return [p.strip() for f in files for p in split_front_matter(f.read_text(encoding="utf-8"))[1].split("\n\n")
+            if p.strip()]
 
 
 def make_corpus(n: int, path: Path, seed: int = 7) -> Path:

@@ -126,8 +126,10 @@ def test_no_input_at_all_is_exit_3(tmp_path):
 
 def _corpus(tmp_path: Path, n: int = 40) -> Path:
     """``n`` articles: recombinations of the paragraphs of the examples and the development set."""
+    from kg.ingest import split_front_matter
+
     paragraphs = [p for f in sorted(DEV.glob("*.txt")) + sorted(EXAMPLES.glob("*.txt"))
-                  for p in f.read_text().split("\n\n") if p.strip()]
+                  for p in split_front_matter(f.read_text())[1].split("\n\n") if p.strip()]
     rng = random.Random(3)
     path = tmp_path / "corpus.jsonl"
     with open(path, "w") as out:
