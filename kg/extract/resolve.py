@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 
 from ..names import iri_key, match_key
-from ..ontology import class_depth
+from ..ontology import class_depth, is_a
 from ..records import Entity, Mention
 from .gazetteer import Gazetteer, load_gazetteer
 from .geonames import load_places, place_of_entry
@@ -30,7 +30,23 @@ def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None
             keyed.append(replace(m, key=m.gazetteer_id))
         else:
             keyed.append(replace(m, key=iri_key(m.text)))
-    return _surnames(keyed)
+    return _generic_names(_surnames(keyed))
+
+
+def _generic_names(mentions: list[Mention]) -> list[Mention]:
+    """"Coalition" used as a name joins the organization the document names with that word ("the
+    U.S.-led coalition", "Counter-Daesh Coalition"), the most often named if several; else it keeps
+    its own key."""
+    out = []
+    for m in mentions:
+        if m.kind != "generic":
+            out.append(m)
+            continue
+        word = m.text.lower()
+        named = Counter(o.key for o in mentions if o.kind == "name" and o.key and len(o.text.split()) > 1
+                        and word in o.text.lower().replace("-", " ").split() and is_a(o.type, "Organization"))
+        out.append(replace(m, key=named.most_common(1)[0][0]) if named else m)
+    return out
 
 
 def _surnames(mentions: list[Mention]) -> list[Mention]:
@@ -77,7 +93,8 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         gaz_ids.setdefault(m.key, m.gazetteer_id)
         if m.geonames_id:
             geo_ids[m.key] = m.geonames_id
-        rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name"}.get(m.kind)
+        rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name",
+                "generic": "generic-word-for-named-organization"}.get(m.kind)
         if rule:
             rules[m.key][m.text] = rule
     depth = class_depth()

@@ -17,11 +17,13 @@ from ..gazetteer import Gazetteer, load_gazetteer
 from ..lexicon import Lexicon, load_lexicon
 from ..words import Words, load_words
 from . import structure
+from .structure import heads_a_part
 from .context import Context, Found
 from .polarity import polarity, reporter
 from .triggers import Triggers, predicate
 
-STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location}
+STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location,
+              "unit": structure.units}
 DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubtful verb ("claimed")
 
 
@@ -54,10 +56,14 @@ def assertions(ctx: Context, found: list[Found], doc_id: str) -> list[Assertion]
     for f in found + _regions_lie_in_their_country(ctx, found):
         relation = relations[f.rule.relation]
         s, o = f.subject, f.object
-        if s == o or not ontology.fits(ctx.type_of(s), relation.domain) or not ontology.fits(ctx.type_of(o), relation.range):
+        if s == o or not _typed(ctx.type_of(s), relation.domain, f.rule.subject_types) \
+                or not _typed(ctx.type_of(o), relation.range, f.rule.object_types):
             continue
         trigger = ctx.doc[f.trigger]
-        if f.rule.kind == "predicate" and polarity(trigger, f.rule.light_verbs) != "asserted":
+        if relation.name == "leaderOf" and heads_a_part(ctx, trigger):
+            continue  # "an ISIL gang leader" leads a gang of ISIL: a member (see structure.titles)
+        if f.rule.kind == "predicate" and polarity(trigger, f.rule.light_verbs) not in (
+                ("asserted", "attempted") if f.rule.attempts else ("asserted",)):
             continue
         reported_by, doubtful = reporter(ctx, trigger)
         if relation.symmetric and o < s:
@@ -73,6 +79,10 @@ def assertions(ctx: Context, found: list[Found], doc_id: str) -> list[Assertion]
             confidence=round(confidence, 3), reported_by=reported_by,
         )
     return sorted(out.values(), key=lambda a: (a.start_char, a.predicate, a.subject, a.object))
+
+
+def _typed(type_: str, allowed: tuple[str, ...], narrowed: tuple[str, ...]) -> bool:
+    return ontology.fits(type_, allowed) and (not narrowed or ontology.fits(type_, narrowed))
 
 
 def _regions_lie_in_their_country(ctx: Context, found: list[Found]) -> list[Found]:

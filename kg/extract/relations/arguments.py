@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ...ontology import is_a
 from ..docindex import children
 from .parse import lemma, pobjs, subjects
+from .parse import undertakers as undertakers_of
 
 if TYPE_CHECKING:
     from .context import Context
@@ -50,6 +51,10 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     place_head = lemma_ in words.place_heads
     if not (place_head or lemma_ in words.members or token.lower_ in words.members):
         return []
+    if lemma_ in words.undertaking_nouns:  # "the offensive (launched by X)": who wages it
+        keys = _first(ctx, undertakers_of(token), seen | {token.i})
+        if keys:
+            return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
             or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
 

@@ -8,8 +8,11 @@ from ..words import load_words
 
 
 def pos(token) -> str:
-    """VERB, NOUN or the token's own part of speech: auxiliaries count as verbs, names as nouns."""
-    return "VERB" if token.pos_ in ("VERB", "AUX") else "NOUN" if token.pos_ in ("NOUN", "PROPN") else token.pos_
+    """VERB, NOUN or the token's own part of speech: auxiliaries count as verbs, names as nouns, a
+    preposition (or a participle working as one: "including", "following") as ADP."""
+    if token.pos_ in ("VERB", "AUX"):
+        return "ADP" if token.dep_ == "prep" else "VERB"
+    return "NOUN" if token.pos_ in ("NOUN", "PROPN") else token.pos_
 
 
 def lemma(token) -> str:
@@ -18,9 +21,12 @@ def lemma(token) -> str:
 
 def forms(token, lemma_: str | None = None) -> set[str]:
     """The lexicon forms a trigger token can match: its lemma, its own word, and two-word forms
-    with a particle ("drive out") or a compound before it ("car bomb")."""
+    with a particle ("drive out"), a compound before it ("car bomb") or, for a preposition, the
+    word it follows ("together with", "along with", "as part of")."""
     lemma_ = lemma_ or lemma(token)
     out = {lemma_, token.lower_}
+    if pos(token) == "ADP" and token.i > 0 and token.head.i == token.i - 1:
+        out.add(f"{token.head.lower_} {lemma_}")
     for c in children(token):
         if c.dep_ == "prt":
             out.add(f"{lemma_} {c.lower_}")
@@ -63,24 +69,63 @@ def prep_objects(head, word: str, gapping: bool = False) -> list:
 def subjects(verb) -> list:
     """The logical subject of ``verb``'s clause (the by-phrase of a passive), looking through
     control, coordination and relative clauses."""
-    relative = load_words().relative_pronouns
+    words = load_words()
+    relative = words.relative_pronouns
     seen = set()
     t = verb
     while t.i not in seen:
         seen.add(t.i)
         kids = children(t)
         subj = [c for c in kids if c.dep_ in ("nsubj", "csubj")]
+        if len(subj) > 1:  # "forces recaptured Abu Grein": the parser read the object as a second subject
+            subj = [c for c in subj if c.i < t.i] or subj
         if subj:
             return [t.head] if subj[0].lower_ in relative and t.dep_ == "relcl" else subj
         if any(c.dep_ in ("nsubjpass", "auxpass") for c in kids):
             # a passive clause: the logical subject is the by-phrase, if any
             return [p for c in kids if c.dep_ == "agent" for p in pobjs(c)]
+        if t.dep_ == "xcomp" and lemma(t.head) in words.object_control_verbs:
+            # "the coalition is assisting the Iraqi government to destroy ISIL": the government destroys
+            helped = [c for c in children(t.head) if c.dep_ == "dobj"]
+            if helped:
+                return helped
         if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
             t = t.head
             continue
         if (t.dep_ == "acl" and t.tag_ == "VBG") or t.dep_ == "relcl":
             return [t.head]
+        if t.dep_ == "acl" and lemma(t.head) in words.undertaking_nouns:
+            # "the campaign to defeat ISIL": whoever wages the campaign
+            return undertakers(t.head)
         break
+    return []
+
+
+def undertakers(noun) -> list:
+    """Who wages an undertaking ("the SDF's campaign", "X launched an offensive", "in the campaign
+    to defeat ISIL, the SDF have begun ..."): its possessor, the subject of the verb it is the
+    object of, or the subject of the clause it sets the scene for."""
+    owners = [c for c in children(noun) if c.dep_ == "poss"]
+    # "an offensive launched by the forces of the GNA"
+    owners += [p for c in children(noun) if c.dep_ == "acl" and c.tag_ == "VBN"
+               for a in children(c) if a.dep_ == "agent" for p in pobjs(a)]
+    if owners:
+        return owners
+    head = noun.head
+    if noun.dep_ == "nsubj" and lemma(head) in load_words().copular_verbs:
+        # "the offensive was a military offensive launched by X": what is said of it
+        for attr in (c for c in children(head) if c.dep_ == "attr" and c is not noun):
+            found = undertakers(attr)
+            if found:
+                return found
+    if noun.dep_ in ("dobj", "attr", "nsubjpass") and head.pos_ in ("VERB", "AUX"):
+        return subjects(head)
+    if noun.dep_ == "pobj" and head.dep_ == "prep":
+        verb = head.head
+        while verb.pos_ in ("ADV", "ADP") and verb.head is not verb:  # "Elsewhere in the campaign ..."
+            verb = verb.head
+        if verb.pos_ in ("VERB", "AUX"):
+            return subjects(verb)
     return []
 
 

@@ -22,7 +22,9 @@ CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd",
 
 
 def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
-    """"asserted", "negated" or "hypothetical" for a trigger, from the words governing it.
+    """"asserted", "negated", "hypothetical" or "attempted" for a trigger, from the words governing
+    it. "attempted" is an aim someone acted on ("tried to seize X", "launched an offensive to
+    capture X"): no capture, but the fighting it took was real, which attack rules may count.
 
     Walks up from the trigger through complements (not through subjects or relative clauses,
     whose negation is about something else), counting negations and verbs of stopping, so
@@ -45,8 +47,9 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
                 flips += 1
             elif verdict is not None:
                 return verdict
-        if _hypothetical_here(t, kids):
-            return "hypothetical"
+        here = _hypothetical_here(t, kids)
+        if here:
+            return here
         if t.dep_ not in CLIMB_DEPS or t.head is t:
             break
         if t.dep_ == "ccomp" and lemma(t.head) not in words.denial_verbs:
@@ -66,18 +69,32 @@ def _governing_verb(t, light_verbs: frozenset[str], flips: int) -> str | None:
         return "cessation"
     if lemma_ in words.hypothetical_verbs and t.pos_ in ("VERB", "AUX") and not (forms(t) & light_verbs):
         # ("pledged allegiance to X" pledges nothing: "pledge" is the rule's own light verb)
+        return "attempted" if lemma_ in words.attempt_verbs else "hypothetical"
+    return None
+
+
+def _hypothetical_here(t, kids) -> str | None:
+    """"hypothetical" or "attempted" if the trigger's own clause makes it so."""
+    words = load_words()
+    if any(c.dep_ == "aux" and c.lower_ in words.hypothetical_auxiliaries for c in kids):
+        return "hypothetical"
+    if any(c.dep_ == "aux" and c.lower_ == "to" for c in kids):
+        # "launched an offensive to capture Tripoli", "the offensive was ..., to take Sirte": the aim of
+        # an attempt or an undertaking is no capture (but it is fighting); "boarded buses to transport
+        # them to X" states the transport
+        if t.dep_ == "advcl" and (lemma(t.head) in words.attempt_verbs or any(
+                lemma(c) in words.undertaking_nouns for c in children(t.head) if c.dep_ in ("attr", "nsubj", "dobj"))):
+            return "attempted"
+        if t.dep_ == "acl":
+            return "attempted" if _acted_on(t.head) else "hypothetical"
+    if any(c.dep_ == "mark" and c.lower_ in words.conditional_marks for c in kids):
         return "hypothetical"
     return None
 
 
-def _hypothetical_here(t, kids) -> bool:
-    words = load_words()
-    if any(c.dep_ == "aux" and c.lower_ in words.hypothetical_auxiliaries for c in kids):
-        return True
-    if any(c.dep_ == "aux" and c.lower_ == "to" for c in kids) and (
-            t.dep_ == "acl" or (t.dep_ == "advcl" and lemma(t.head) in words.attempt_verbs)):
-        return True  # "launched an offensive to capture Tripoli" states an aim, not a capture
-    return any(c.dep_ == "mark" and c.lower_ in words.conditional_marks for c in kids)
+def _acted_on(noun) -> bool:
+    """An aim something is being done for: "an offensive to capture X", "the campaign to defeat X"."""
+    return lemma(noun) in load_words().undertaking_nouns
 
 
 def reporter(ctx: Context, trigger) -> tuple[str | None, bool]:

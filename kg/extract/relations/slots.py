@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..docindex import children
 from ..lexicon import Rule
 from ..words import load_words
-from .parse import lemma, light_verb, pobjs, pos, prep_objects, subjects
+from .parse import lemma, light_verb, pobjs, pos, prep_objects, subjects, undertakers
 
 Slot = Callable[..., list]
 SLOTS: dict[str, Slot] = {}
@@ -88,8 +88,20 @@ def _preposition(t, rule, word: str) -> list:
                 found.extend(prep_objects(pobj, word))
     if not found and pos(t) == "NOUN":
         # "an offensive that began in July against X": the clause about the noun carries it
-        for clause in [c for c in kids if c.dep_ in ("relcl", "acl")]:
+        clauses = [c for c in kids if c.dep_ in ("relcl", "acl")]
+        if t.dep_ == "dobj" and pos(t.head) == "VERB":  # "conducted strikes using aircraft against X"
+            clauses += [c for c in children(t.head) if c.dep_ == "advcl" and c.tag_ == "VBG"]
+        for clause in clauses:
             found.extend(prep_objects(clause, word))
+            # "strikes using attack, bomber and fighter aircraft against ISIL targets"
+            for obj in (c for c in children(clause) if c.dep_ == "dobj"):
+                for holder in (obj, *obj.conjuncts):
+                    found.extend(prep_objects(holder, word))
+    if not found and pos(t) == "NOUN" and t.dep_ in ("nsubj", "nsubjpass") and pos(t.head) == "VERB":
+        # "the coalition's airstrikes delivered 24 munitions against ISIL targets": on the verb or its object
+        verb = t.head
+        for holder in [verb, *[c for c in children(verb) if c.dep_ == "dobj"]]:
+            found.extend(prep_objects(holder, word))
     return found
 
 
@@ -133,10 +145,50 @@ def _modified(t, rule) -> list:
 
 @slot("adverbial_subject")
 def _adverbial_subject(t, rule) -> list:
-    # "In coordination with X, US forces conducted ...": the noun qualifies the clause's verb
-    if t.dep_ == "pobj" and t.head.lower_ in ("in", "with") and t.head.head.pos_ in ("VERB", "AUX"):
-        return subjects(t.head.head)
-    return []
+    """Who does what an "in ... / as ..." phrase qualifies: "In coordination with X, US forces
+    conducted ...", "strikes in support of X" (whoever conducted them), "... as part of X"."""
+    if t.dep_ != "pobj" or t.head.lower_ not in ("in", "with", "as"):
+        return []
+    qualified = t.head.head
+    if qualified.pos_ in ("VERB", "AUX"):
+        return subjects(qualified)
+    return event_agents(qualified) if pos(qualified) == "NOUN" else []
+
+
+@slot("event_subject")
+def _event_subject(t, rule) -> list:
+    """Who does the event a participle describes: "(X conducted) strikes coordinated with Y"."""
+    return event_agents(t.head) if t.dep_ in ("acl", "relcl") and pos(t.head) == "NOUN" else []
+
+
+def event_agents(noun) -> list:
+    """Whoever carries out an event noun: its possessor ("the coalition's strikes"), else the
+    subject of the verb it is the object of ("X conducted strikes")."""
+    return undertakers(noun)
+
+
+@slot("head")
+def _head(t, rule) -> list:
+    """The word a trigger attaches to: the group "including A and B" or "within NATO" is said of."""
+    return [t.head] if t.head is not t else []
+
+
+@slot("pobj")
+def _own_object(t, rule) -> list:
+    """The trigger's own object, when it works as a preposition ("including A and B")."""
+    return [c for c in children(t) if c.dep_ in ("pobj", "dobj")]
+
+
+@slot("governor")
+def _governor(t, rule) -> list:
+    """What a prepositional phrase is said of: the noun it attaches to, or the subject of the verb
+    ("X, together with Y, fought": X)."""
+    head = t.head
+    while head.pos_ in ("ADV", "ADP") and head.head is not head:  # "together with", "along with"
+        head = head.head
+    if head is t:
+        return []
+    return subjects(head) if head.pos_ in ("VERB", "AUX") else [head]
 
 
 @slot("predicated")

@@ -1,7 +1,8 @@
 """Structural rules: relations read from modifiers and appositions rather than from a trigger's
 arguments. ``title``: "Syrian President Bashar al-Assad", "Khalifa Haftar, commander of the LNA";
 ``nationality``: "Hezbollah, a Lebanese group", "Syria's Ikhbariya"; ``location``: "Arsal in
-Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"."""
+Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"; ``unit``: "2nd Battalion,
+5th Special Forces Group", a military unit named with its parent unit."""
 
 from __future__ import annotations
 
@@ -22,24 +23,42 @@ RANK = {"Settlement": 0, "Region": 1, "Country": 2}
 
 
 def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
-    """A person's title ties them to the organization or country it is of."""
+    """A person's title ties them to the organization or country it is of. A leader's title with a
+    common noun before it ("an ISIL gang leader", "an artillery crew chief in Abel Battery") heads
+    a part of the organization: the person is a member of it, not its leader."""
     doc = ctx.doc
     for m in ctx.mentions:
         if m.type != "Person" or m.kind != "name" or not m.key:
             continue
-        found = []
-        left = doc[m.start - 1] if m.start > 0 else None
-        if left is not None and title_word(left) in rule.lemmas:
-            found.append(left)
-        head = doc[m.end - 1]
-        for c in children(head):
-            if c.dep_ in ("appos", "compound") and title_word(c) in rule.lemmas and c not in found:
-                found.append(c)
-        if head.dep_ == "appos" and title_word(head.head) in rule.lemmas:
-            found.append(head.head)
-        for title in found:
+        for title in _titles_of(ctx, m):
+            word = title_word(title)
+            sub_unit = heads_a_part(ctx, title)
+            if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
+                    or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
+                continue
             for org in _title_organizations(ctx, title, m):
                 yield Found(m.key, org, rule, title.i)
+
+
+def _titles_of(ctx: Context, m: Mention) -> list:
+    """The title words of a person's name: before it, in apposition, or the noun it is in apposition to."""
+    doc = ctx.doc
+    found = []
+    if m.start > 0 and title_word(doc[m.start - 1]) in ctx.titles:
+        found.append(doc[m.start - 1])
+    head = doc[m.end - 1]
+    for c in children(head):
+        if c.dep_ in ("appos", "compound") and title_word(c) in ctx.titles and c not in found:
+            found.append(c)
+    if head.dep_ == "appos" and title_word(head.head) in ctx.titles:
+        found.append(head.head)
+    return found
+
+
+def heads_a_part(ctx: Context, title) -> bool:
+    """"gang leader", "crew chief", "cell commander": a common noun names the part led."""
+    return any(c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.i not in ctx.at
+               and lemma(c) not in ctx.words.armed_forces_words for c in children(title) if c.i < title.i)
 
 
 def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
@@ -52,9 +71,11 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
                 return [forces]
     keys: list[str] = []
     for c in kids:
-        if c.dep_ == "prep" and c.lower_ in ("of", "for"):
+        if c.dep_ == "prep" and c.lower_ in ("of", "for", "in", "at", "with"):
             for p in pobjs(c):
                 keys.extend(ctx.entities_of(p))
+        elif c.dep_ == "appos" and c.i > title.i and c.i not in range(person.start, person.end):
+            keys.extend(k for k in ctx.entities_of(c) if is_a(ctx.type_of(k), "Organization"))  # "commander, U.S. Central Command"
         elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
             keys.extend(ctx.entities_of(c) or ([ctx.country_of(c)] if ctx.country_of(c) else []))
     if not keys:
@@ -115,6 +136,8 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
         holders.append(head.head.head)
     if m.start > 0 and lemma(doc[m.start - 1]) in words.place_heads:
         holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
+    for holder in list(holders):  # "the city of Raqqa, a self-proclaimed ISIL capital in Syria"
+        holders += [c for c in children(holder) if c.dep_ == "appos" and lemma(c) in words.place_heads]
     for holder in list(holders):
         # "Kunduz, located in northern Afghanistan"
         holders += [c for c in children(holder) if c.dep_ in ("acl", "relcl") and lemma(c) in words.location_verbs]
@@ -125,11 +148,12 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
     head, holders = _holders(ctx, m)
     for holder in holders:
         for c in children(holder):
-            if c.dep_ == "prep" and c.lower_ == "in":
-                for p in pobjs(c):
-                    for key in ctx.entities_of(p):
-                        if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
-                            yield Found(m.key, key, rule, c.i)
+            # "Arsal in Lebanon"; "northwestern Syria's Idlib province"
+            places = pobjs(c) if c.dep_ == "prep" and c.lower_ == "in" else [c] if c.dep_ == "poss" else []
+            for p in places:
+                for key in ctx.entities_of(p):
+                    if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
+                        yield Found(m.key, key, rule, c.i)
         if holder is not head:
             for c in children(holder):
                 if c.dep_ in ("amod", "compound", "nmod") and c.i < holder.i:
@@ -161,3 +185,15 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
         listed = before is not None and before.text == "," and ctx.at.get(m.start - 2) is not None
         if RANK.get(nxt.type, -1) > RANK[m.type] and not in_list and not listed:
             yield Found(m.key, nxt.key, rule, m.end)
+
+
+def units(ctx: Context, rule: Rule) -> Iterator[Found]:
+    """A unit's name, a comma, a bigger unit's name: the first belongs to the second."""
+    doc, unit_nouns = ctx.doc, ctx.words.unit_nouns
+    names = {m.start: m for m in ctx.mentions if m.kind == "name" and m.key and is_a(m.type, "Organization")
+             and m.text.replace("-", " ").split()[-1].lower() in unit_nouns}
+    for m in names.values():
+        parent = names.get(m.end + 1)
+        if parent is not None and doc[m.end].text == "," and parent.key != m.key:
+            yield Found(m.key, parent.key, rule, m.end)
+

@@ -22,7 +22,7 @@ class Triggers:
     def __init__(self, lexicon: Lexicon) -> None:
         self.rules = lexicon.rules_for("predicate")
         self.order = {rule.id: n for n, rule in enumerate(self.rules)}
-        self.by_form: dict[str, dict[str, list[Rule]]] = {"VERB": {}, "NOUN": {}}
+        self.by_form: dict[str, dict[str, list[Rule]]] = {"VERB": {}, "NOUN": {}, "ADP": {}}
         for rule in self.rules:
             for form in rule.lemmas:
                 self.by_form[rule.pos].setdefault(form, []).append(rule)
@@ -35,7 +35,7 @@ class Triggers:
         """(trigger token, rule) for every token a rule fires on, rules in lexicon order."""
         for token in tokens(doc):
             p = pos(token)
-            if p not in ("VERB", "NOUN"):
+            if p not in self.by_form:
                 continue
             by_form, lemma_ = self.by_form[p], lemma(token)
             if lemma_ not in by_form and token.lower_ not in by_form and lemma_ not in self.in_phrases[p]:
