@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 def entities_of(ctx: Context, token, seen: frozenset[int] = frozenset()) -> list[str]:
     """The entity keys ``token`` stands for, following coordination."""
     keys: list[str] = []
-    members = [token, *token.conjuncts]
+    # "Ansar Dine and other Islamist groups": the others are not Ansar Dine
+    others = any(c.dep_ == "amod" and c.lower_ == "other" for c in children(token))
+    members = [token] if others else [token, *token.conjuncts]
     own = ctx.at.get(token.i)
     for c in children(token):
         # "Hezbollah, the Syrian army and later the Iraqi army": a list the parser read as an apposition

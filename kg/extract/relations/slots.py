@@ -80,9 +80,9 @@ def _preposition(t, rule, word: str) -> list:
         for obj in [c for c in kids if c.dep_ == "dobj"]:
             for holder in [obj, *[c for c in children(obj) if c.dep_ == "appos"]]:
                 found.extend(prep_objects(holder, word))
-    if not found and pos(t) in ("VERB", "NOUN"):
+    if not found and pos(t) in ("VERB", "NOUN") and word != "of":
         # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
-        # the parser hangs the phrase on the noun before
+        # the parser hangs the phrase on the noun before (but "of" there is the noun's own)
         for prep in [c for c in kids if c.dep_ == "prep"]:
             for pobj in pobjs(prep):
                 found.extend(prep_objects(pobj, word))
