@@ -60,6 +60,7 @@ mr mrs ms dr president prime minister king queen prince princess sheikh sheik sh
 mullah ayatollah imam general gen. lt. col. colonel major captain admiral marshal field commander
 chairman chief secretary senator governor vice deputy ambassador sultan crown
 """.split())
+_COMPANY_ABBREVIATIONS = frozenset({"co", "sa", "ag", "nv", "bv", "oy", "ab", "as", "se", "lp"})
 _FICTIONAL_CODES = {"KNT": "Kinakuta, the made-up country of PETRARCH's validation suite"}
 _ORG_CLASSES = frozenset({"Organization", "ArmedGroup", "ArmedForces", "GovernmentAgency",
                           "InternationalOrganization", "MediaOrganization"})
@@ -200,7 +201,8 @@ def _is_person(raw: RawActor, phrase: list[str], given_names: frozenset[str] = f
     office = any({"GOV", "ELI"} & set(_chunks(code)[1:2]) for code in dated)
     if listed or titled or office:
         return True
-    if raw.file != _INTERNATIONAL or any(w in common for w in words) or any(c.startswith("MNC") for c in raw.codes):
+    if raw.file != _INTERNATIONAL or any(w in common for w in words if len(w) > 1) or \
+            any(c.startswith("MNC") for c in raw.codes):
         return False
     return 2 <= len(words) <= 5 and (bool(dated) or words[0] in given_names)
 
@@ -382,7 +384,11 @@ def _actor(raw: RawActor, world: World, acronyms: frozenset[str], given_names: f
     else:
         stats["dropped record: no kg class for its code"] += 1
         return None
-    word_acronyms = frozenset() if person else acronyms
+    # an organization's two-letter words are acronyms ("EU High Representative", "UN Mission"), but
+    # for words and a company's "Co"
+    word_acronyms = frozenset() if person else acronyms | {
+        w.lower() for n in names for w in tokens(n) if len(w) == 2 and w.isalpha()
+        and w.lower() not in world.common | LOWER_WORDS | ARTICLES | _COMPANY_ABBREVIATIONS}
     label = display_name(names[0], word_acronyms)
     if kind in _ORG_CLASSES and _short_word(primary_tokens, world):
         label = primary_tokens[0].upper()  # a short one-word organization name is an acronym: ETA, ISIL
@@ -402,6 +408,8 @@ def _actor(raw: RawActor, world: World, acronyms: frozenset[str], given_names: f
 
 def _add_alias(actor: Actor, text: str, world: World, acronyms: frozenset[str], label_words: set[str],
                dropped_people: list[set[str]], stats: Counter) -> None:
+    """Add one PETRARCH synonym to an actor, cased, unless a filter drops it (counted by reason).
+    ``dropped_people`` are the words of the persons dropped so far: their surnames go too."""
     stats["aliases read"] += 1
     phrase = tokens(text)
     if actor.type in _ORG_CLASSES and _short_word(phrase, world):

@@ -17,7 +17,7 @@ from .dictionaries import RawAgent, Synset, VerbBlock
 # Lower-case inside a name: English function words and the particles of Arabic, Romance, Dutch and
 # German names ("Islamic State of Iraq and the Levant", "Mohammed bin Salman", "Jabhat al-Nusra").
 LOWER_WORDS = frozenset("a an and at by de del della der des di do dos da das du en for from in la le les "
-                   "of on or the to van von y e wa wal bin bint ibn".split())
+                        "of on or the to van von y e et au aux il per pour sur wa wal bin bint ibn".split())
 # Arabic articles, lower case inside a name when hyphenated ("AL-NUSRA" -> "al-Nusra"). Written
 # with an underscore they join the next word when they are Arabic for sure: "al" always, and the
 # assimilated forms before their own consonant ("AD_DIN" -> "ad-Din", "ASH_SHAM" -> "ash-Sham");
