@@ -1,5 +1,8 @@
-"""The gazetteer of actors and places (ontology/gazetteer.jsonl), with the entries derived from its
-countries: each country's armed forces, government and compass regions ("eastern Syria").
+"""The gazetteer of actors and places: the hand-written ontology/gazetteer.jsonl, the actors kg
+takes from the field's dictionaries (ontology/petrarch/actors.jsonl, generated from PETRARCH2's
+Phoenix dictionaries: armed groups, armed forces, government bodies, international and media
+organizations, countries), and the entries derived from the countries: each country's armed
+forces, government and compass regions ("eastern Syria"). Every entry says where it came from.
 
 Names are compared by :func:`kg.names.match_key`; the spaCy component that finds them in text is
 built from :meth:`Gazetteer.patterns` (see :mod:`kg.extract.components`).
@@ -12,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from .. import ontology
+from ..ontology import is_a
 from ..errors import DataError
 from ..names import match_key
 from ..resources import ontology_file
@@ -103,11 +107,55 @@ def read_entries(path) -> dict[str, Entry]:
     return entries
 
 
+def _spelling_of(alias: str, entry: Entry, places: frozenset[str]) -> bool:
+    """Whether a dictionary's alias is another spelling of a hand-written entry's names ("Daiish",
+    "Islamic State of Iraq and Sham") rather than another thing it lists with it (a predecessor
+    group, a leader): it shares a word with them (not a place's name), or reads like one of them."""
+    from difflib import SequenceMatcher
+
+    names = (entry.label, *entry.aliases)
+    words = {w for n in names for w in match_key(n).split("-") if len(w) > 3} - places
+    if words & {w for w in match_key(alias).split("-") if len(w) > 3}:
+        return True
+    key = match_key(alias).replace("-", "")
+    return any(SequenceMatcher(None, key, match_key(n).replace("-", "")).ratio() >= 0.8 for n in names)
+
+
+# The dictionary classes kg takes: people are left to the NER (PETRARCH's are office holders the
+# world over, most of them from years past), and its generic organizations are mostly companies.
+DICTIONARY_TYPES = {"ArmedGroup", "ArmedForces", "GovernmentAgency", "InternationalOrganization",
+                    "MediaOrganization", "Country"}
+
+
+def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
+    """The actors of a generated dictionary file; a row linked to a hand-written entry ("gazetteer")
+    lends that entry its spellings instead of becoming an entry of its own."""
+    out: dict[str, Entry] = {}
+    places = frozenset(match_key(e.label) for e in hand.values() if is_a(e.type, "Location"))
+    for line in path.read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        if raw["type"] not in DICTIONARY_TYPES or "," in raw["label"]:
+            continue
+        linked = hand.get(raw.get("gazetteer") or "")
+        if linked is not None:
+            extra = tuple(a for a in (raw["label"], *raw.get("aliases", ()))
+                          if a not in linked.aliases and a != linked.label and _spelling_of(a, linked, places))
+            hand[linked.id] = Entry(linked.id, linked.label, linked.type, linked.aliases + extra,
+                                    tuple(dict.fromkeys(linked.demonyms + tuple(raw.get("demonyms", ())))),
+                                    linked.descriptors, linked.country, f"{linked.source}+{raw['source']}")
+            continue
+        country = raw.get("country") if raw.get("country") in hand else None
+        out[raw["id"]] = Entry(raw["id"], raw["label"], raw["type"], tuple(raw.get("aliases", ())),
+                               tuple(raw.get("demonyms", ())), (), country, raw["source"])
+    return out
+
+
 @cache
 def load_gazetteer() -> Gazetteer:
-    """Read ontology/gazetteer.jsonl and add the entries derived from its countries."""
+    """Read the hand-written gazetteer and the dictionaries, and add the entries derived from the countries."""
     words = load_words()
     explicit = read_entries(ontology_file("gazetteer.jsonl"))
+    explicit.update(dictionary_entries(explicit, ontology_file("petrarch/actors.jsonl")))
     countries = [e for e in explicit.values() if e.type == "Country"]
     derived = _derived_entries(countries, explicit, words)
     entries = dict(explicit)

@@ -20,8 +20,8 @@ from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location", "unit")
 POS = ("VERB", "NOUN", "ADP")
-FIELDS = {"id", "relation", "kind", "pos", "lemmas", "subject", "object", "pairs", "light_verbs",
-          "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}
+FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
+          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 
 
@@ -57,6 +57,20 @@ class Lexicon:
 
     def rules_for(self, kind: str) -> list[Rule]:
         return [r for r in self.rules if r.kind == kind]
+
+
+@cache
+def dictionary_verbs() -> dict[str, frozenset[str]]:
+    """``petrarch:RELATION`` -> the verbs PETRARCH2's CAMEO dictionary codes as that relation and
+    that say it on their own, without a phrase pattern (ontology/petrarch/verbs.jsonl)."""
+    import json
+
+    sets: dict[str, set[str]] = {}
+    for line in ontology_file("petrarch/verbs.jsonl").read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        if raw["alone"]:
+            sets.setdefault(f"petrarch:{raw['relation']}", set()).add(raw["lemma"])
+    return {name: frozenset(verbs) for name, verbs in sets.items()}
 
 
 def known_slot(slot: str, slots: frozenset[str]) -> bool:
@@ -106,7 +120,13 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             unknown = [c for c in raw.get(field, ()) if c not in classes]
             if unknown:
                 fail(f"{field}: {', '.join(unknown)} is not a class of ontology/kg.ttl")
-        if kind in ("predicate", "title") and not raw.get("lemmas"):
+        sets = dictionary_verbs()
+        unknown_sets = [s for s in raw.get("lemma_sets", ()) if s not in sets]
+        if unknown_sets:
+            fail(f"unknown lemma set {', '.join(unknown_sets)} (known: {', '.join(sorted(sets))})")
+        lemmas = {w.lower() for w in raw.get("lemmas", ())} | {w for s in raw.get("lemma_sets", ()) for w in sets[s]}
+        lemmas -= {w.lower() for w in raw.get("exclude", ())}
+        if kind in ("predicate", "title") and not lemmas:
             fail(f"a {kind} rule needs lemmas")
         for field in SLOT_FIELDS:
             for slot in raw.get(field, ()):
@@ -117,7 +137,7 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             fail(f"confidence must be a number in (0, 1], not {confidence!r}")
         rules.append(Rule(
             id=rule_id, relation=raw["relation"], kind=kind, pos=raw.get("pos"),
-            lemmas=frozenset(w.lower() for w in raw.get("lemmas", ())),
+            lemmas=frozenset(lemmas),
             subject=tuple(raw.get("subject", ())), object=tuple(raw.get("object", ())),
             pairs=tuple(raw.get("pairs", ())), light_verbs=frozenset(raw.get("light_verbs", ())),
             confidence=float(confidence), pair_subjects=bool(raw.get("pair_subjects", False)),

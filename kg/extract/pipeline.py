@@ -18,15 +18,17 @@ if TYPE_CHECKING:
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
-    from . import coref, mentions, resolve
+    from . import aliases, coref, mentions, resolve
     from .relations import Extractor
 
     extractor = extractor or Extractor()
     found = mentions.find_mentions(doc, extractor.gazetteer, extractor.words)
     keyed = resolve.assign_keys(doc, found, extractor.gazetteer)
     with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.words)
-    entities = resolve.entities(with_refs, extractor.gazetteer)
-    assertions = extractor.extract(doc, with_refs, document.id)
+    named = aliases.find_aliases(doc, with_refs, extractor.words)
+    entities = resolve.entities(named, extractor.gazetteer)
+    # descriptions in apposition are surface forms only: the words inside them keep their own entities
+    assertions = extractor.extract(doc, [m for m in named if m.kind != "appositive"], document.id)
     known = {e.key for e in entities}
     implied = {k for a in assertions for k in (a.subject, a.object)} - known
     entities = entities + resolve.gazetteer_entities(implied, extractor.gazetteer)

@@ -94,7 +94,8 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         if m.geonames_id:
             geo_ids[m.key] = m.geonames_id
         rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name",
-                "generic": "generic-word-for-named-organization"}.get(m.kind)
+                "generic": "generic-word-for-named-organization", "alias": "other-name-given-in-text",
+                "appositive": "description-in-apposition"}.get(m.kind)
         if rule:
             rules[m.key][m.text] = rule
     depth = class_depth()

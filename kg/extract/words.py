@@ -87,10 +87,30 @@ def parse_words(data: dict, where: str) -> Words:
     return Words(**values)
 
 
+# The agents of the field's dictionaries that stand for the actor named with them, as kg's member
+# nouns do ("ISIL terrorists", "Iraqi officials", "Houthi gunmen"): ontology/petrarch/agents.jsonl.
+AGENT_TYPES = {"ArmedGroup", "ArmedForces", "GovernmentAgency"}
+
+
+def dictionary_agents() -> frozenset[str]:
+    """One-word agent nouns (and their plurals) of the dictionaries, of the actor types above."""
+    import json
+
+    out = set()
+    for line in ontology_file("petrarch/agents.jsonl").read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        if raw["stands_for"] in AGENT_TYPES:
+            out.update(w for w in (raw["noun"], raw.get("plural", "")) if w.isalpha())
+    return frozenset(out)
+
+
 @cache
 def load_words() -> Words:
+    from dataclasses import replace
+
     path = ontology_file("words.toml")
-    return parse_words(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+    words = parse_words(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+    return replace(words, member_nouns=words.member_nouns | dictionary_agents())
 
 
 @cache

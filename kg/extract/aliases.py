@@ -1,0 +1,93 @@
+"""Other names a document gives an entity it names: "Qayyarah Airfield West, also called "Q-West"",
+"USS Hopper (DDG 70)", and the descriptions it puts beside a name as another way of saying who or
+what it is ("Gen. Joseph Votel, commander of U.S. Central Command"; "Raqqah, ISIL's self-proclaimed
+capital"; "the 407th AEG commander, Col. David C. Lyons").
+
+Names given this way join the entity (kind "alias": they take its key). Descriptions are kept as
+surface forms of the entity in this document (kind "appositive"): they never decide an entity's key
+or label, so they cannot merge two entities, but a reader searching for "the commander of U.S.
+Central Command" finds the person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..records import Mention
+from .docindex import children, span_text
+from .words import Words, load_words
+
+DETERMINERS = {"the", "a", "an", "this", "that", "its", "their", "his", "her", "our"}
+
+
+def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> list[Mention]:
+    """``mentions`` (with keys) plus the aliases and appositive descriptions of the named ones."""
+    words = words or load_words()
+    names = [m for m in mentions if m.kind == "name" and m.key]
+    at = {i: m for m in mentions for i in range(m.start, m.end)}
+    rekey: dict[int, str] = {}  # start of a name mention -> the key it takes ("also called")
+    extra: list[Mention] = []
+    for m in names:
+        head = doc[m.end - 1]
+        for c in children(head):
+            if c.dep_ == "acl" and c.lemma_.lower() in words.naming_verbs:
+                for other in _named_by(doc, c, at):
+                    if other.key != m.key and not other.gazetteer_id:
+                        rekey[other.start] = m.key
+            elif c.dep_ == "appos" and c.i not in at:
+                extra.extend(_description(doc, c, m, words))
+        extra.extend(_designation(doc, m))
+        if head.dep_ == "appos" and head.head.i not in at:  # "the 407th AEG commander, Col. David C. Lyons"
+            extra.extend(_description(doc, head.head, m, words))
+    given = [e for e in extra if e.kind == "alias"]  # "DDG 70": not a name of its own as well
+    out = [replace(m, key=rekey[m.start], kind="alias") if m.start in rekey else m for m in mentions
+           if m.gazetteer_id or not any(g.start <= m.start < g.end for g in given)]
+    return sorted(out + extra, key=lambda m: (m.start, m.end))
+
+
+def _named_by(doc, verb, at: dict[int, Mention]) -> list[Mention]:
+    """The names a naming verb gives: "also called "Q-West"", "formerly known as Nusra Front"."""
+    found = []
+    for c in children(verb):
+        targets = [p for p in children(c) if p.dep_ == "pobj"] if c.dep_ == "prep" and c.lower_ == "as" else \
+            [c] if c.dep_ in ("oprd", "attr", "dobj", "npadvmod") else []
+        for t in targets:
+            m = at.get(t.i)
+            if m is not None and m.kind == "name" and m.key:
+                found.append(m)
+    return found
+
+
+def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
+    """An appositive noun phrase that describes ``name``, as a surface form: a common noun with
+    what modifies it, not a name, a list or a clause."""
+    if head.pos_ != "NOUN" and not (head.pos_ == "PROPN" and head.lemma_.lower() in words.speaker_titles):
+        return []
+    tokens = sorted(head.subtree, key=lambda t: t.i)
+    if any(t.dep_ in ("relcl", "acl", "cc") or t.lower_ in ("which", "who", "that") for t in tokens):
+        return []
+    start, end = tokens[0].i, tokens[-1].i + 1
+    while start < end and (doc[start].lower_ in DETERMINERS or doc[start].is_punct):
+        start += 1
+    while end > start and doc[end - 1].is_punct:
+        end -= 1
+    if end - start < 2 or end - start > 12 or name.start <= start < name.end:
+        return []
+    span = doc[start:end]
+    return [replace(name, start=start, end=end, start_char=span.start_char, end_char=span.end_char,
+                    text=span_text(span), kind="appositive")]
+
+
+def _designation(doc, name: Mention) -> list[Mention]:
+    """A designation in parentheses right after a name: "USS Hopper (DDG 70)", "HMS Ocean (L 12)"."""
+    if name.end + 2 >= len(doc) or doc[name.end].text != "(":
+        return []
+    close = next((i for i in range(name.end + 1, min(name.end + 5, len(doc))) if doc[i].text == ")"), None)
+    if close is None or close == name.end + 1:
+        return []
+    inner = doc[name.end + 1:close]
+    letters, digits = inner[0].text, [t.text for t in inner[1:]]
+    if not (letters.isalpha() and letters.isupper() and len(letters) <= 4 and digits and all(d.isdigit() for d in digits)):
+        return []
+    return [replace(name, start=inner.start, end=inner.end, start_char=inner.start_char, end_char=inner.end_char,
+                    text=span_text(inner), kind="alias")]
