@@ -21,6 +21,7 @@ import unicodedata
 from functools import lru_cache
 
 MAX_KEY = 80
+ROMAN = re.compile(r"[ivxlcdm]+")
 
 
 def _words():
@@ -39,6 +40,8 @@ def fold(text: str) -> str:
 
 
 def _spelling(word: str) -> str:
+    if ROMAN.fullmatch(word) or any(c.isdigit() for c in word):  # "XVIII Airborne Corps", "3rd"
+        return word
     word = re.sub(r"([a-z])\1+", r"\1", word)
     return re.sub(r"([aeiou])h$", r"\1", word)
 

@@ -242,6 +242,7 @@ def add_entity_patterns(nlp: Language, after: str) -> None:
 def add_lemma_ruler(nlp: Language, after: str) -> None:
     """An attribute_ruler named ``kg_lemmas`` after ``after``, setting the lemmas of ontology/lemmas.toml."""
     ruler = nlp.add_pipe("attribute_ruler", name="kg_lemmas", after=after)
-    for form, lemma in sorted(load_lemmas().items()):
-        ruler.add(patterns=[[{"LOWER": form, "TAG": {"IN": ["VBD", "VBN", "VB", "VBP", "VBZ", "VBG"]}}]],
-                  attrs={"LEMMA": lemma})
+    tags = {"VERB": ["VBD", "VBN", "VB", "VBP", "VBZ", "VBG"], "NOUN": ["NN", "NNS"]}
+    for pos, forms in load_lemmas().items():
+        for form, lemma in sorted(forms.items()):
+            ruler.add(patterns=[[{"LOWER": form, "TAG": {"IN": tags[pos]}}]], attrs={"LEMMA": lemma})

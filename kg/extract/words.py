@@ -114,12 +114,13 @@ def load_words() -> Words:
 
 
 @cache
-def load_lemmas() -> dict[str, str]:
-    """Inflected form -> lemma, for the forms of ontology/lemmas.toml and their prefixed forms."""
+def load_lemmas() -> dict[str, dict[str, str]]:
+    """Part of speech ("VERB", "NOUN") -> inflected form -> lemma, from ontology/lemmas.toml; verb
+    forms also with their prefixes ("retook")."""
     data = tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
-    out = {}
+    verbs = {}
     for form, lemma in data["forms"].items():
-        out[form] = lemma
+        verbs[form] = lemma
         for prefix in data.get("prefixes", ()):
-            out.setdefault(prefix + form, prefix.rstrip("-") + lemma)
-    return out
+            verbs.setdefault(prefix + form, prefix.rstrip("-") + lemma)
+    return {"VERB": verbs, "NOUN": dict(data.get("nouns", {}))}

@@ -50,6 +50,10 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         return [person]
     words = ctx.words
     lemma_ = lemma(token)
+    if token.pos_ == "NOUN":  # "their allies, the Janjaweed militia": a noun says who, in apposition
+        keys = _first(ctx, [c for c in children(token) if c.dep_ == "appos" and c.i not in seen], seen)
+        if keys:
+            return keys
     place_head = lemma_ in words.place_heads
     if not (place_head or lemma_ in words.members or token.lower_ in words.members):
         return []

@@ -93,8 +93,11 @@ def _preposition(t, rule, word: str) -> list:
             clauses += [c for c in children(t.head) if c.dep_ == "advcl" and c.tag_ == "VBG"]
         for clause in clauses:
             found.extend(prep_objects(clause, word))
-            # "strikes using attack, bomber and fighter aircraft against ISIL targets"
-            for obj in (c for c in children(clause) if c.dep_ == "dobj"):
+            # "strikes using attack, bomber and fighter aircraft against ISIL targets", "an offensive
+            # led by X and its allies against Y"
+            objects = [c for c in children(clause) if c.dep_ == "dobj"]
+            objects += [p for c in children(clause) if c.dep_ == "agent" for p in pobjs(c)]
+            for obj in objects:
                 for holder in (obj, *obj.conjuncts):
                     found.extend(prep_objects(holder, word))
     if not found and pos(t) == "NOUN" and t.dep_ in ("nsubj", "nsubjpass") and pos(t.head) == "VERB":
@@ -165,6 +168,13 @@ def event_agents(noun) -> list:
     """Whoever carries out an event noun: its possessor ("the coalition's strikes"), else the
     subject of the verb it is the object of ("X conducted strikes")."""
     return undertakers(noun)
+
+
+@slot("undertaker")
+def _undertaker(t, rule) -> list:
+    """Who wages an event noun, however the text says it: "an offensive led by X", "X's
+    campaign", "the campaign X launched", "in the campaign ..., X has begun"."""
+    return undertakers(t) if pos(t) == "NOUN" else []
 
 
 @slot("head")

@@ -188,12 +188,28 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
 
 
 def units(ctx: Context, rule: Rule) -> Iterator[Found]:
-    """A unit's name, a comma, a bigger unit's name: the first belongs to the second."""
+    """A unit's name, a comma, a bigger unit's name; a unit of its possessor; an armed group "of"
+    another: the first belongs to the second."""
     doc, unit_nouns = ctx.doc, ctx.words.unit_nouns
     names = {m.start: m for m in ctx.mentions if m.kind == "name" and m.key and is_a(m.type, "Organization")
              and m.text.replace("-", " ").split()[-1].lower() in unit_nouns}
+    orgs = {m.start: m for m in ctx.mentions if m.kind == "name" and m.key and is_a(m.type, "Organization")}
     for m in names.values():
         parent = names.get(m.end + 1)
         if parent is not None and doc[m.end].text == "," and parent.key != m.key:
+            yield Found(m.key, parent.key, rule, m.end)
+        # "the U.S. Army's XVIII Airborne Corps": a unit of its possessor
+        owner = next((orgs.get(c.i) for c in children(doc[m.end - 1]) if c.dep_ == "poss"), None)
+        if owner is None and m.start >= 2 and doc[m.start - 1].tag_ == "POS":
+            owner = next((o for o in orgs.values() if o.end == m.start - 1), None)
+        if owner is not None and owner.key != m.key:
+            yield Found(m.key, owner.key, rule, m.start)
+    # "the People's Protection Units of the Syrian Democratic Forces": an armed group of another
+    armed = ("ArmedGroup", "ArmedForces")
+    for m in orgs.values():
+        if m.type not in armed or m.end + 1 >= len(doc) or doc[m.end].lower_ != "of":
+            continue
+        parent = orgs.get(m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1)
+        if parent is not None and parent.key != m.key and (parent.type in armed or parent.type == "InternationalOrganization"):
             yield Found(m.key, parent.key, rule, m.end)
 
