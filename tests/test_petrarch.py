@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from rdflib import OWL, RDF, Graph
 
-from kg.extract.gazetteer import load_gazetteer
+from kg.extract.gazetteer import load_hand_gazetteer
 from kg.names import match_key as name_key
 from kg.extract.petrarch import OUTPUT_FILES, SOURCE_COMMIT
 from kg.extract.petrarch.dictionaries import read_actors, read_agents, read_verbs
@@ -93,7 +93,7 @@ def test_types_are_classes_and_relations_are_object_properties_of_the_ontology()
 
 
 def test_ids_are_unique_and_links_point_into_the_hand_gazetteer():
-    gazetteer = load_gazetteer()
+    gazetteer = load_hand_gazetteer()
     ids = [a["id"] for a in actors()]
     assert len(ids) == len(set(ids))
     assert not set(ids) & set(gazetteer.entries)

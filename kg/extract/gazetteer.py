@@ -152,10 +152,21 @@ def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
 
 @cache
 def load_gazetteer() -> Gazetteer:
-    """Read the hand-written gazetteer and the dictionaries, and add the entries derived from the countries."""
-    words = load_words()
+    """The hand-written gazetteer and the dictionaries, with the entries derived from the countries."""
     explicit = read_entries(ontology_file("gazetteer.jsonl"))
     explicit.update(dictionary_entries(explicit, ontology_file("petrarch/actors.jsonl")))
+    return _with_derived(explicit)
+
+
+@cache
+def load_hand_gazetteer() -> Gazetteer:
+    """The hand-written gazetteer alone (with its derived entries): what the dictionaries' generator
+    links to, so that what it writes never depends on what it wrote before."""
+    return _with_derived(read_entries(ontology_file("gazetteer.jsonl")))
+
+
+def _with_derived(explicit: dict[str, Entry]) -> Gazetteer:
+    words = load_words()
     countries = [e for e in explicit.values() if e.type == "Country"]
     derived = _derived_entries(countries, explicit, words)
     entries = dict(explicit)

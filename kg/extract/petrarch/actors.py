@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ...resources import ontology_file
 from ...names import fold, iri_key, match_key
-from ..gazetteer import Entry, Gazetteer, load_gazetteer
+from ..gazetteer import Entry, Gazetteer, load_hand_gazetteer
 from ..words import load_words
 from ..geonames import _latin
 from .dictionaries import RawActor, read_actors
@@ -117,7 +117,7 @@ def load_world(common: frozenset[str], agent_keys: frozenset[str]) -> World:
     nominals = load_words()
     place_words = (frozenset(nominals.place_heads) | frozenset(nominals.place_suffixes)
                    | {"islands", "island", "county", "provinces", "states"}) - {"state", "country", "territory"}
-    gazetteer = load_gazetteer()
+    gazetteer = load_hand_gazetteer()
     return World(countries, frozenset(keys - {""}), gazetteer, common, agent_keys, place_words,
                  frozenset(gazetteer.demonyms))
 

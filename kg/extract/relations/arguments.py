@@ -58,7 +58,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     if not (place_head or lemma_ in words.members or token.lower_ in words.members):
         return []
     if lemma_ in words.undertaking_nouns:  # "the offensive (launched by X)": who wages it
-        keys = _first(ctx, undertakers_of(token), seen | {token.i})
+        keys = _first(ctx, [u for u in undertakers_of(token) if u.i not in seen and u.i != token.i], seen | {token.i})
         if keys:
             return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)

@@ -66,12 +66,12 @@ def prep_objects(head, word: str, gapping: bool = False) -> list:
     return out
 
 
-def subjects(verb) -> list:
+def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
     """The logical subject of ``verb``'s clause (the by-phrase of a passive), looking through
     control, coordination and relative clauses."""
     words = load_words()
     relative = words.relative_pronouns
-    seen = set()
+    seen = set(_visited)
     t = verb
     while t.i not in seen:
         seen.add(t.i)
@@ -96,15 +96,18 @@ def subjects(verb) -> list:
             return [t.head]
         if t.dep_ == "acl" and lemma(t.head) in words.undertaking_nouns:
             # "the campaign to defeat ISIL": whoever wages the campaign
-            return undertakers(t.head)
+            return undertakers(t.head, frozenset(seen))
         break
     return []
 
 
-def undertakers(noun) -> list:
+def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
     """Who wages an undertaking ("the SDF's campaign", "X launched an offensive", "in the campaign
     to defeat ISIL, the SDF have begun ..."): its possessor, the subject of the verb it is the
     object of, or the subject of the clause it sets the scene for."""
+    if noun.i in _visited:
+        return []
+    _visited = _visited | {noun.i}
     owners = [c for c in children(noun) if c.dep_ == "poss"]
     # "an offensive launched by the forces of the GNA"
     owners += [p for c in children(noun) if c.dep_ == "acl" and c.tag_ == "VBN"
@@ -115,17 +118,17 @@ def undertakers(noun) -> list:
     if noun.dep_ == "nsubj" and lemma(head) in load_words().copular_verbs:
         # "the offensive was a military offensive launched by X": what is said of it
         for attr in (c for c in children(head) if c.dep_ == "attr" and c is not noun):
-            found = undertakers(attr)
+            found = undertakers(attr, _visited)
             if found:
                 return found
     if noun.dep_ in ("dobj", "attr", "nsubjpass") and head.pos_ in ("VERB", "AUX"):
-        return subjects(head)
+        return subjects(head, _visited)
     if noun.dep_ == "pobj" and head.dep_ == "prep":
         verb = head.head
         while verb.pos_ in ("ADV", "ADP") and verb.head is not verb:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
-            return subjects(verb)
+            return subjects(verb, _visited)
     return []
 
 
