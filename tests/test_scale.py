@@ -221,8 +221,8 @@ def test_basic_auth_and_the_password_is_never_shown(served, example_store):
     wrong = _kg("query", "allies", "--store", store.replace("s3cret", "wr0ng"))
     assert wrong.returncode == 4
     assert wrong.stderr.splitlines() == [
-        f"Error: no SPARQL server answers at {shown}: POST {gate.url}/query: HTTP 401 Unauthorized "
-        "(start one (e.g. `oxigraph serve --location DIR`) or check the URL)"]
+        f"Error: the SPARQL server at {shown} refused the login: HTTP 401 Unauthorized "
+        "(check the user and password in the store URL)"]
     port = _free_port()
     unreachable = _kg("query", "allies", "--store", f"http://kg:s3cret@127.0.0.1:{port}")
     assert unreachable.returncode == 4

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -219,7 +220,7 @@ def test_a_parameter_kg_cannot_bind_is_one_line_on_both_stores(sparql, param, me
 
 
 def _processes() -> list[tuple[int, int, int]]:
-    """(pid, parent pid, process group) of every process."""
+    """(pid, parent pid, process group) of every process still running (zombies have stopped)."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -227,7 +228,8 @@ def _processes() -> list[tuple[int, int, int]]:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()  # after the name
             except OSError:
                 continue
-            found.append((int(entry.name), int(fields[1]), int(fields[2])))
+            if fields[0] != "Z":
+                found.append((int(entry.name), int(fields[1]), int(fields[2])))
     return found
 
 
@@ -247,6 +249,25 @@ def test_a_local_query_is_killed_at_its_deadline(example_store):
     assert stderr.splitlines() == [
         "Error: the query did not finish within 1 s (narrow it (LIMIT, a FILTER, a named relation) or raise --timeout)"]
     assert _in_group(process.pid) == [], "the evaluation outlived kg"
+
+
+def _poll(condition, safety_s: float = 300) -> bool:
+    """Whether ``condition()`` becomes true before a safety timeout only a stopped machine misses."""
+    deadline = time.monotonic() + safety_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_the_evaluation_ends_when_kg_is_killed(example_store):
+    process = subprocess.Popen([*KG, "query", ENDLESS, "--timeout", "3600", "--store", str(example_store)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    assert _poll(lambda: len(_in_group(process.pid)) == 2), "kg started no evaluation process"
+    process.kill()  # SIGKILL: kg has no chance to stop its child itself
+    process.wait()
+    assert _poll(lambda: _in_group(process.pid) == []), "the evaluation outlived kg"
 
 
 def test_the_api_leaves_no_evaluation_running(example_store):

@@ -9,14 +9,15 @@ and the child takes none of their locks) and sends the rows back through a pipe 
 it finds them (300,000 rows: 10-20% slower than evaluating in this process).
 
 The child may allocate ``KG_QUERY_MEMORY`` MiB (default 2048) of address space beyond what
-the process held when it forked (``RLIMIT_AS``); a query that needs more fails with one line
-saying so, instead of taking the machine's memory. ``KG_QUERY_MEMORY=0`` sets no ceiling.
-The child also ends when the parent does, however the parent ends: it watches a pipe that
+the process held when it forked (``RLIMIT_AS``, on Linux); a query that needs more fails with
+one line saying so, instead of taking the machine's memory. ``KG_QUERY_MEMORY=0`` sets no
+ceiling. The child also ends when the parent does, however the parent ends: it watches a pipe that
 only the parent holds open.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import resource  # imported here: a child importing it pays 5 ms
@@ -52,7 +53,8 @@ def run(produce: Callable[[], Iterable], timeout: float | None) -> list:
     """The items ``produce()`` yields, produced in a child process; a QueryError if it does not
     finish within ``timeout`` seconds or needs more memory than :func:`memory_budget`."""
     budget = memory_budget()
-    limit = _address_space() + budget if budget else None
+    held = _address_space()
+    limit = held + budget if budget and held is not None else None
     deadline = None if timeout is None else time.monotonic() + timeout
     results_r, results_w = os.pipe()
     stderr_r, stderr_w = os.pipe()
@@ -74,7 +76,10 @@ def run(produce: Callable[[], Iterable], timeout: float | None) -> list:
     finally:
         # whatever happened here (an answer, the deadline, Ctrl-C), the child goes now
         os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:  # SIGCHLD is ignored here: the system reaped it
+            status = None
         crash = _read_all(stderr_r)
         for fd in (results_r, stderr_r, alive_w):
             os.close(fd)
@@ -86,6 +91,8 @@ def run(produce: Callable[[], Iterable], timeout: float | None) -> list:
     if kind == "error":
         raise rest[0]
     if kind == "memory" or b"memory allocation of" in crash:
+        if limit is None:
+            raise QueryError("the query ran out of memory", hint=f"narrow it, or set a ceiling with {MEMORY_ENV}=MiB")
         raise QueryError(f"the query needed more than {budget // 2**20} MiB of memory and was stopped",
                          hint=f"narrow it, or raise the ceiling with {MEMORY_ENV}=MiB")
     if kind == "bug":
@@ -100,8 +107,9 @@ def _child(produce, limit: int | None, results: int, stderr: int, alive: int) ->
     code = 0
     try:
         os.dup2(stderr, 2)  # an abort message (allocation failure) goes to the parent, not the terminal
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        with contextlib.suppress(ValueError):  # a fork of a thread that is not the main one
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
         threading.Thread(target=_exit_with_parent, args=(alive,), daemon=True).start()
         if limit is not None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -160,7 +168,11 @@ def _read_all(fd: int) -> bytes:
         return b""
 
 
-def _address_space() -> int:
-    """This process's virtual memory size in bytes (the child starts with as much)."""
-    with open("/proc/self/statm") as statm:  # Linux; the ceiling is a Linux feature too
-        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+def _address_space() -> int | None:
+    """This process's virtual memory size in bytes (the child starts with as much); None where
+    there is no /proc (not Linux), and so no ceiling."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return None

@@ -39,7 +39,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO
 
 import pyoxigraph as ox
@@ -62,11 +62,18 @@ _REDIRECTS = (301, 302, 303, 307, 308)
 @dataclass(frozen=True)
 class Endpoint:
     """A URL to send requests to, without its credentials; ``shown`` is the URL as messages
-    show it (password masked); ``authorization`` the basic-auth header the credentials make."""
+    show it (password masked); ``login`` the user and password (never in a repr)."""
 
     url: str
     shown: str
-    authorization: str | None = None
+    login: tuple[str, str] | None = field(default=None, repr=False)
+
+    @property
+    def authorization(self) -> str | None:
+        """The HTTP basic-authentication header of the login."""
+        if self.login is None:
+            return None
+        return "Basic " + base64.b64encode(":".join(self.login).encode()).decode("ascii")
 
     @classmethod
     def parse(cls, url: str, credentials: Endpoint | None = None) -> Endpoint:
@@ -82,14 +89,13 @@ class Endpoint:
         userinfo, at, hostport = parts.netloc.rpartition("@")
         if not at:
             inherited = credentials is not None and origin(credentials.url) == origin(url)
-            return cls(url, url, credentials.authorization if inherited else None)
+            return cls(url, url, credentials.login if inherited else None)
         user, _, password = userinfo.partition(":")
-        pair = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}".encode()
         clean = urllib.parse.urlunsplit(parts._replace(netloc=hostport))
-        return cls(clean, mask(url), "Basic " + base64.b64encode(pair).decode("ascii"))
+        return cls(clean, mask(url), (urllib.parse.unquote(user), urllib.parse.unquote(password)))
 
     def at(self, path: str) -> Endpoint:
-        return Endpoint(self.url + path, self.shown + path, self.authorization)
+        return Endpoint(self.url + path, self.shown + path, self.login)
 
 
 def mask(url: str) -> str:
@@ -134,6 +140,9 @@ class RemoteStore:
             ox_answer = self.query("ASK { ?s ?p ?o }", union=False)
             bool(ox_answer)
         except QueryError as exc:
+            if isinstance(exc, HTTPStatusError) and exc.status in (401, 403):
+                raise StoreError(f"the SPARQL server at {self.url} refused the login: HTTP {exc.status} {exc.detail}",
+                                 hint="check the user and password in the store URL") from None
             raise StoreError(f"no SPARQL server answers at {self.url}: {exc}",
                              hint="start one (e.g. `oxigraph serve --location DIR`) or check the URL") from None
         if writable:
@@ -309,12 +318,8 @@ class RemoteStore:
         from rdflib import Dataset
         from rdflib.plugins.stores.sparqlstore import SPARQLUpdateStore
 
-        auth = None
-        if self.query_endpoint.authorization:  # rdflib takes the pair the header was made of
-            user, _, password = base64.b64decode(self.query_endpoint.authorization[6:]).decode().partition(":")
-            auth = (user, password)
         store = SPARQLUpdateStore(self.query_endpoint.url, self.update_endpoint.url if self.writable else None,
-                                  auth=auth)
+                                  auth=self.query_endpoint.login)
         return Dataset(store=store, default_union=True)
 
     def compact(self) -> None:
