@@ -92,7 +92,7 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
     The default graph is the union of all documents' graphs. Queries are read-only; SERVICE
     needs --allow-service. On a local store the query runs in a child process that is killed
     at --timeout and may use KG_QUERY_MEMORY MiB of memory (default 2048); on a server, kg
-    closes the connection at --timeout.
+    closes the connection at --timeout or once it has read KG_QUERY_MEMORY MiB.
     """
     import kg
     from .graph.sparql import format_result, named_queries, parse_params

@@ -311,3 +311,11 @@ def test_a_server_query_is_dropped_at_its_deadline(served):
     result = run_kg("query", streaming, "--timeout", "1", "--store", served)
     assert result.returncode == 5
     assert error_line(result).startswith("Error: the query did not finish within 1 s")
+
+
+def test_kg_reads_no_more_of_a_server_answer_than_its_memory_ceiling(served):
+    streaming = "SELECT * WHERE { ?a ?p ?x . ?b ?q ?y . ?c ?r ?z . ?d ?s ?w }"
+    result = run_kg("query", streaming, "--timeout", "3600", "--store", served, env={"KG_QUERY_MEMORY": "1"})
+    assert result.returncode == 5
+    assert error_line(result) == ("Error: the SPARQL server's answer is larger than 1 MiB, and kg stopped reading "
+                                  "it (narrow the query, or raise KG_QUERY_MEMORY=MiB)")

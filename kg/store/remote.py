@@ -22,10 +22,12 @@ pasting user text into the query.
 The HTTP client follows redirects only within the server's origin (a request, its body and
 its credentials never go elsewhere). ``http://USER:PASSWORD@HOST:PORT`` sends HTTP basic
 authentication; the password is never shown (``***`` in every message and in
-``kg info``). A query is given ``--timeout`` as a deadline for the whole answer: kg closes the
-connection when it passes. That stops a server that is sending results; one still computing
-its first result (a sort, a count) goes on until its own limit (Oxigraph: ``oxigraph serve
---timeout-s N``; Fuseki: ``arq:queryTimeout``).
+``kg info``). A query is given ``--timeout`` as a deadline for the whole answer, and
+``KG_QUERY_MEMORY`` MiB as the most kg reads of it: kg closes the connection when either is
+passed. That stops a server that is sending results; one still computing its first result (a
+sort, a count) goes on until its own limit, if it has one that works (Fuseki's
+``arq:queryTimeout``; Oxigraph 0.5's ``--timeout-s`` was seen to let a count run 6 minutes and
+a streamed SELECT 10 minutes past a 1 s limit).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from __future__ import annotations
 import base64
 import http.client
 import os
+import re
 import socket
 import ssl
 import time
@@ -46,7 +49,7 @@ import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
 from ..graph import guard
-from ..graph.isolated import deadline_error
+from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
 from ..rdf import N, extraction_quads
 from ..records import Extraction
 from ..resources import ontology_file
@@ -116,6 +119,10 @@ class _Expired(Exception):
     """The deadline passed while waiting for the server."""
 
 
+class _TooLarge(Exception):
+    """The answer grew past its limit."""
+
+
 class HTTPStatusError(QueryError):
     """The server answered with an HTTP error status."""
 
@@ -155,9 +162,11 @@ class RemoteStore:
     # ------------------------------------------------------------------ HTTP
 
     def _request(self, endpoint: Endpoint, data: bytes | None, method: str, content_type: str | None = None,
-                 accept: str | None = None, query: str = "", timeout: float | None = None) -> bytes:
+                 accept: str | None = None, query: str = "", timeout: float | None = None,
+                 limit: int | None = None) -> bytes:
         """The body of the answer; redirects are followed within the server's origin only.
-        ``timeout`` (seconds, default TIMEOUT) bounds the whole exchange, answer included."""
+        ``timeout`` (seconds, default TIMEOUT) bounds the whole exchange, answer included;
+        ``limit`` (bytes) the size of the answer."""
         headers = {"User-Agent": "kg", "Connection": "close"}
         if content_type:
             headers["Content-Type"] = content_type
@@ -169,7 +178,10 @@ class RemoteStore:
         url = endpoint.url + query
         for _ in range(MAX_REDIRECTS + 1):
             try:
-                status, reason, location, body = _exchange(method, url, data, headers, deadline)
+                status, reason, location, body = _exchange(method, url, data, headers, deadline, limit)
+            except _TooLarge:
+                raise QueryError(f"the SPARQL server's answer is larger than {limit // 2**20} MiB, and kg "
+                                 "stopped reading it", hint=f"narrow the query, or raise {MEMORY_ENV}=MiB") from None
             except _Expired:
                 if timeout:
                     raise deadline_error(timeout) from None
@@ -269,7 +281,7 @@ class RemoteStore:
         accept = "application/n-triples" if is_graph else "application/sparql-results+json"
         try:
             data = self._request(self.query_endpoint, body, "POST", "application/x-www-form-urlencoded", accept,
-                                 timeout=timeout)
+                                 timeout=timeout, limit=memory_budget())
         except HTTPStatusError as exc:
             if exc.status == 400:  # the server could not parse it: say so as a local store would
                 raise QueryError(f"invalid SPARQL: {exc.detail} (the SPARQL server at {self.url} says)") from None
@@ -279,8 +291,9 @@ class RemoteStore:
                 return list(ox.parse(data, format=ox.RdfFormat.N_TRIPLES))
             return ox.parse_query_results(data, format=ox.QueryResultsFormat.JSON)
         except SyntaxError as exc:
-            # Oxigraph's server ends an answer it stopped (its --timeout-s) with a line saying so
-            tail = data.decode("utf-8", "replace").rstrip().rsplit("[", 1)[-1].rsplit("\n", 1)[-1][-200:]
+            # a server that stops an answer it has begun (Oxigraph's --timeout-s) ends it with a
+            # sentence, which is the reason to show
+            tail = re.search(r"[^\[\]{},\"\n]*$", data[-300:].decode("utf-8", "replace").rstrip()).group().strip()
             raise QueryError(f"the SPARQL server's answer is incomplete: {tail or exc}") from None
 
     def data_graphs(self) -> list:
@@ -336,8 +349,9 @@ class RemoteStore:
 
 
 
-def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline: float):
-    """One HTTP exchange: (status, reason, Location header, body). Raises _Expired at the deadline."""
+def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline: float, limit: int | None):
+    """One HTTP exchange: (status, reason, Location header, body). Raises _Expired at the
+    deadline and _TooLarge when the body passes ``limit`` bytes."""
     parts = urllib.parse.urlsplit(url)
     target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
     proxy = None if urllib.request.proxy_bypass(parts.hostname) else urllib.request.getproxies().get(parts.scheme)
@@ -358,13 +372,16 @@ def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline
         connection.request(method, target, body=body, headers=headers)
         sock = connection.sock  # the response reads from it after the connection lets go of it
         response = connection.getresponse()
-        chunks = []
+        chunks, size = [], 0
         while not response.isclosed():  # it closes itself once it has read a body of known length
             sock.settimeout(_left(deadline))  # the deadline bounds the whole answer
             chunk = response.read(1 << 16)
             if not chunk:
                 break
             chunks.append(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:
+                raise _TooLarge
         return response.status, response.reason, response.getheader("Location"), b"".join(chunks)
     except (socket.timeout, TimeoutError):
         raise _Expired from None
