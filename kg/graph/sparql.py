@@ -91,12 +91,10 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
             substitutions[ox.Variable(name)] = _term(value)
         except ValueError as exc:
             raise UsageError(f"--param {name}: {exc}") from None
-    if store.capabilities.kill_queries:
-        def produce():
-            return _batches(_evaluate(lambda: store.query(parsed.text, substitutions)))
-
-        return _result(isolated.run(produce, timeout))
-    return _result(_batches(_evaluate(lambda: store.query(parsed.text, substitutions, timeout=timeout))))
+    text = parsed.text
+    if store.capabilities.kill_queries:  # evaluated in a child process that the deadline kills
+        return _result(isolated.run(lambda: _batches(_evaluate(lambda: store.query(text, substitutions))), timeout))
+    return _result(_batches(_evaluate(lambda: store.query(text, substitutions, timeout=timeout))))
 
 
 def _evaluate(query):

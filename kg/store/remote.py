@@ -355,19 +355,23 @@ def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline
     parts = urllib.parse.urlsplit(url)
     target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
     proxy = None if urllib.request.proxy_bypass(parts.hostname) else urllib.request.getproxies().get(parts.scheme)
-    host, port = parts.hostname, parts.port
-    if proxy:
-        proxy_parts = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    host, port, proxy_headers = parts.hostname, parts.port, {}
+    if proxy:  # as urllib would: the *_proxy and no_proxy environment variables
+        proxy_login = Endpoint.parse(proxy if "://" in proxy else f"http://{proxy}")
+        proxy_parts = urllib.parse.urlsplit(proxy_login.url)
         host, port = proxy_parts.hostname, proxy_parts.port
+        if proxy_login.login:
+            proxy_headers["Proxy-Authorization"] = proxy_login.authorization
     if parts.scheme == "https":
         connection = http.client.HTTPSConnection(host, port, timeout=_left(deadline),
                                                  context=ssl.create_default_context())
         if proxy:
-            connection.set_tunnel(parts.hostname, parts.port)
+            connection.set_tunnel(parts.hostname, parts.port, headers=proxy_headers)
     else:
         connection = http.client.HTTPConnection(host, port, timeout=_left(deadline))
         if proxy:
             target = url  # a plain-HTTP proxy takes the absolute URL
+            headers = {**headers, **proxy_headers}
     try:
         connection.request(method, target, body=body, headers=headers)
         sock = connection.sock  # the response reads from it after the connection lets go of it
