@@ -271,7 +271,7 @@ class RemoteStore:
         of the query, ``timeout`` seconds bound the whole answer."""
         parsed = guard.parse(sparql)
         if substitutions:
-            sparql = guard.bind(parsed, {getattr(v, "value", v): str(t) for v, t in substitutions.items()})
+            sparql = guard.bind(parsed, {v.value: str(t) for v, t in substitutions.items()})
         prologue = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
         params = {"query": prologue + sparql}
         if union:
