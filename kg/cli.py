@@ -9,6 +9,7 @@ reached or a worker failed; 70 an unexpected error (a bug); 78 a data file of kg
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
@@ -83,12 +84,15 @@ def build(sources: tuple[str, ...], store: str | None, processes: int, scheduler
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
 @click.option("--allow-service", is_flag=True, help="Permit SERVICE calls to other SPARQL endpoints.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              metavar="SECONDS", help="Give up on a query that runs longer.")
+              metavar="SECONDS", help="Stop a query that runs longer (exit 5).")
 def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, allow_service: bool,
           timeout: float) -> None:
     """Run SPARQL: a name from queries/ (e.g. allies), a .rq file, or the query text.
 
-    The default graph is the union of all documents' graphs. Queries are read-only.
+    The default graph is the union of all documents' graphs. Queries are read-only; SERVICE
+    needs --allow-service. On a local store the query runs in a child process that is killed
+    at --timeout and may use KG_QUERY_MEMORY MiB of memory (default 2048); on a server, kg
+    closes the connection at --timeout or once it has read KG_QUERY_MEMORY MiB.
     """
     import kg
     from .graph.sparql import format_result, named_queries, parse_params
@@ -336,27 +340,35 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
                f"prov {report.provenance_coverage:.2f} docs {report.doc_coverage}")
 
 
+_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):[^\s/?#]*@")  # to the last @, as URLs split
+
+
+def _fail(message: str) -> None:
+    """One line on stderr; a password in a URL (http://user:PASSWORD@host) is never shown."""
+    _echo_err(_PASSWORD.sub(r"\1:***@", " ".join(message.split())))
+
+
 def main() -> None:
     """Entry point: run the CLI, turning every error into one line on stderr and an exit code."""
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
-        _echo_err("Error: aborted")
+        _fail("Error: aborted")
         sys.exit(130)
     except click.ClickException as exc:
-        _echo_err(f"Error: {exc.format_message()}" + (" (see kg --help)" if isinstance(exc, click.UsageError) else ""))
+        _fail(f"Error: {exc.format_message()}" + (" (see kg --help)" if isinstance(exc, click.UsageError) else ""))
         sys.exit(UsageError.exit_code if isinstance(exc, click.UsageError) else exc.exit_code)
     except KGError as exc:
-        _echo_err(f"Error: {exc}")
+        _fail(f"Error: {exc}")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        _echo_err("Error: interrupted")
+        _fail("Error: interrupted")
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-        _echo_err(f"Error: unexpected {type(exc).__name__}: {exc} - this is a bug in kg; please report it "
-                  "with the command you ran")
+        _fail(f"Error: unexpected {type(exc).__name__}: {exc} - this is a bug in kg; please report it "
+              "with the command you ran")
         sys.exit(INTERNAL_ERROR)

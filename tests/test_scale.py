@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import http.server
 import shutil
 import socket
 import subprocess
 import sys
-import time
+import threading
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,28 +52,42 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def oxigraph_server(tmp_path):
-    """`oxigraph serve` (the PyPI package `oxigraph`) on a free loopback port, stopped afterwards."""
+READY_SAFETY_S = 300  # only a machine that has stopped misses this; readiness is the signal
+
+
+@contextmanager
+def serve(location: Path, *options: str):
+    """`oxigraph serve` (the PyPI package `oxigraph`) on a free loopback port, yielded once it
+    says it is listening, stopped afterwards."""
     binary = shutil.which("oxigraph") or str(Path(sys.executable).with_name("oxigraph"))
     if not Path(binary).exists():
         pytest.skip("the oxigraph server binary is not installed (pip install oxigraph)")
     port = _free_port()
-    process = subprocess.Popen([binary, "serve", "--location", str(tmp_path / "server"), "--bind", f"127.0.0.1:{port}"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("oxigraph serve did not start")
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=10)
+    process = subprocess.Popen([binary, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}",
+                                *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    ready = threading.Event()
+
+    def read_stderr() -> None:  # read all it says, so that a full pipe never stops it
+        for line in process.stderr:
+            if "Listening for requests at" in line:
+                ready.set()
+        ready.set()  # it ended: wake the waiter
+
+    threading.Thread(target=read_stderr, daemon=True).start()
+    try:
+        assert ready.wait(READY_SAFETY_S), f"oxigraph serve said nothing within the {READY_SAFETY_S} s safety timeout"
+        assert process.poll() is None, "oxigraph serve did not start"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+@pytest.fixture
+def oxigraph_server(tmp_path):
+    """An empty server."""
+    with serve(tmp_path / "server") as url:
+        yield url
 
 
 def test_remote_store_on_a_real_oxigraph_server(oxigraph_server, example_store, tmp_path):
@@ -96,6 +115,120 @@ def test_remote_store_errors_are_one_line(tmp_path):
     assert result.returncode == 4
     assert result.stderr.startswith(f"Error: cannot reach the SPARQL server at http://127.0.0.1:{port}")
     assert result.stderr.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def served(example_store, tmp_path_factory):
+    """A real `oxigraph serve` on a copy of the example store: the same graph, by construction."""
+    copy = tmp_path_factory.mktemp("served") / "store"
+    shutil.copytree(example_store, copy)
+    (copy / "LOCK").unlink(missing_ok=True)
+    with serve(copy) as url:
+        yield url
+
+
+class Gate(http.server.ThreadingHTTPServer):
+    """A real HTTP server in front of a SPARQL server, as a reverse proxy would be: it asks for
+    basic authentication, sends the redirects it is given, forwards everything else upstream
+    and records what it was sent."""
+
+    def __init__(self, upstream: str | None, *, login: str | None = None, redirects: dict | None = None):
+        self.upstream, self.login, self.redirects, self.seen = upstream, login, redirects or {}, []
+        super().__init__(("127.0.0.1", 0), _GateHandler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class _GateHandler(http.server.BaseHTTPRequestHandler):
+    def _handle(self) -> None:
+        gate: Gate = self.server
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        gate.seen.append((self.command, self.path, body, self.headers.get("Authorization")))
+        path = self.path.split("?")[0]
+        expected = "Basic " + base64.b64encode(gate.login.encode()).decode() if gate.login else None
+        if expected and self.headers.get("Authorization") != expected:
+            return self._answer(401, b"Unauthorized", {"WWW-Authenticate": 'Basic realm="kg"'})
+        if path in gate.redirects:
+            code, location = gate.redirects[path]
+            return self._answer(code, b"", {"Location": location})
+        upstream = gate.upstream + self.path.replace("/sparql/", "/", 1)
+        headers = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "accept")}
+        try:
+            with urllib.request.urlopen(urllib.request.Request(upstream, data=body or None, headers=headers,
+                                                               method=self.command)) as response:
+                self._answer(response.status, response.read(), {"Content-Type": response.headers["Content-Type"]})
+        except urllib.error.HTTPError as exc:
+            self._answer(exc.code, exc.read(), {})
+
+    def _answer(self, status: int, body: bytes, headers: dict) -> None:
+        self.send_response(status)
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_PUT = _handle
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _kg(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600)
+
+
+def test_a_redirect_to_another_origin_is_not_followed():
+    with socket.socket() as elsewhere:
+        elsewhere.bind(("127.0.0.1", 0))
+        elsewhere.listen(8)
+        elsewhere.setblocking(False)
+        target = f"http://127.0.0.1:{elsewhere.getsockname()[1]}/query"
+        gate = Gate(None, redirects={"/query": (302, target)})
+        store = gate.url.replace("http://", "http://kg:s3cret@")
+        result = _kg("query", "allies", "--store", store)
+        assert result.returncode == 4, result.stderr
+        assert result.stderr.splitlines() == [
+            f"Error: the SPARQL server at {gate.url.replace('http://', 'http://kg:***@')} redirected POST /query "
+            f"to another origin ({target}); kg follows redirects only within the server"]
+        with pytest.raises(BlockingIOError):
+            elsewhere.accept()  # nothing, and no password, went there
+        gate.shutdown()
+
+
+def test_a_redirect_within_the_server_keeps_the_query(served, example_store):
+    import kg
+
+    gate = Gate(served, redirects={"/query": (307, "/sparql/query")})
+    rows = kg.query("entity", store=gate.url, params={"name": "Daesh"}).rows
+    assert rows == kg.query("entity", store=example_store, params={"name": "Daesh"}).rows and rows
+    assert any(method == "POST" and path == "/sparql/query" and b"Daesh" in body for method, path, body, _ in gate.seen)
+    gate.shutdown()
+
+
+def test_basic_auth_and_the_password_is_never_shown(served, example_store):
+    gate = Gate(served, login="kg:s3cret")
+    store, shown = gate.url.replace("http://", "http://kg:s3cret@"), gate.url.replace("http://", "http://kg:***@")
+    answer = _kg("query", "allies", "--store", store, "--format", "csv")
+    local = _kg("query", "allies", "--store", str(example_store), "--format", "csv")
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout == local.stdout and "Hezbollah" in answer.stdout
+    info = _kg("info", "--store", store)
+    assert f"store:      {shown}" in info.stdout and "s3cret" not in info.stdout + info.stderr
+    wrong = _kg("query", "allies", "--store", store.replace("s3cret", "wr0ng"))
+    assert wrong.returncode == 4
+    assert wrong.stderr.splitlines() == [
+        f"Error: the SPARQL server at {shown} refused the login: HTTP 401 Unauthorized "
+        "(check the user and password in the store URL)"]
+    port = _free_port()
+    unreachable = _kg("query", "allies", "--store", f"http://kg:s3cret@127.0.0.1:{port}")
+    assert unreachable.returncode == 4
+    assert unreachable.stderr.splitlines() == [
+        f"Error: cannot reach the SPARQL server at http://kg:***@127.0.0.1:{port}: Connection refused"]
+    gate.shutdown()
 
 
 def test_two_worker_processes_build_the_same_graph(example_store, tmp_path):

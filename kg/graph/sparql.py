@@ -1,8 +1,13 @@
 """Run SPARQL against the store: named queries from queries/, files, or inline text.
 
-Queries are read-only: updates are refused by the parser (kg only calls the query entry point)
-and SERVICE, which would make the server call other servers, is refused unless allowed.
-Parameters are bound as RDF terms through Oxigraph's substitutions, never pasted into the text.
+Before a query runs, :mod:`kg.graph.guard` parses it: updates are refused, SERVICE (which would
+make the engine call other servers) is refused unless allowed, and each parameter must be a
+variable the query selects. Parameters are bound as RDF terms, never pasted into the text: by
+Oxigraph's substitutions in a local store, by VALUES blocks placed on the parse for a server.
+
+A store that declares ``Capabilities.kill_queries`` (a local one) evaluates in a child process
+that is killed at the deadline and has a memory ceiling (:mod:`kg.graph.isolated`); a server
+is given the deadline, and kg closes the connection when it passes.
 """
 
 from __future__ import annotations
@@ -11,7 +16,6 @@ import csv
 import io
 import json
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,11 +24,10 @@ import pyoxigraph as ox
 from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
+from . import guard, isolated
 
 FORMATS = ("table", "csv", "tsv", "json")
-_UPDATE = re.compile(r"\b(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY)\b", re.I)
-_SERVICE = re.compile(r"\bSERVICE\b", re.I)
-_QUERY_FORM = re.compile(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.I)
+_BATCH = 2000  # rows per message from the child process
 
 
 @dataclass(frozen=True)
@@ -51,18 +54,10 @@ def load_query(query: str) -> str:
         if not path.is_file():
             raise UsageError(f"query file {query} not found", hint=f"named queries: {', '.join(names)}")
         return path.read_text(encoding="utf-8")
-    bare = _strip(query)
-    if not (_QUERY_FORM.search(bare) or _UPDATE.search(bare)):
+    if guard.first_word(query) not in (*guard.QUERY_FORMS, *guard.UPDATE_KEYWORDS):
         raise UsageError(f"{query!r} is neither a query name, a .rq file nor SPARQL",
                          hint=f"named queries: {', '.join(names)}")
     return query
-
-
-def _strip(sparql: str) -> str:
-    """The query without comments, string literals and IRIs, for keyword checks."""
-    s = re.sub(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', '""', sparql)
-    s = re.sub(r"<[^<>\s]*>", "<>", s)
-    return re.sub(r"#[^\n]*", "", s)
 
 
 def parse_params(params: list[str]) -> dict[str, str]:
@@ -86,84 +81,96 @@ def _term(value: str):
 
 def run(store: Store, query: str, params: dict[str, str] | None = None, allow_service: bool = False,
         timeout: float | None = None) -> Result:
-    """Run a read-only query with bound parameters, giving up after ``timeout`` seconds."""
-    text = load_query(query)
-    bare = _strip(text)
-    if _UPDATE.search(bare) and not _QUERY_FORM.search(bare):
-        raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused")
-    if _SERVICE.search(bare) and not allow_service:
-        raise QueryError("SERVICE (calls to other SPARQL servers) is refused", hint="pass --allow-service to permit it")
+    """Run a read-only query with bound parameters, stopping it after ``timeout`` seconds."""
+    parsed = guard.parse(load_query(query))
+    guard.check(parsed, allow_service)
+    guard.check_bindable(parsed, params or {})
     substitutions = {}
     for name, value in (params or {}).items():
         try:
             substitutions[ox.Variable(name)] = _term(value)
         except ValueError as exc:
             raise UsageError(f"--param {name}: {exc}") from None
-    def evaluate():
-        try:
-            answer = store.query(text, substitutions)
-            if isinstance(answer, ox.QueryBoolean):
-                return answer, None, None
-            if isinstance(answer, ox.QuerySolutions):
-                variables = tuple(v.value for v in answer.variables)
-                return None, variables, [tuple(sol[v] for v in variables) for sol in answer]
-            return None, ("subject", "predicate", "object"), [(t.subject, t.predicate, t.object) for t in answer]
-        except SyntaxError as exc:
-            raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
-        except (OSError, RuntimeError) as exc:
-            # Oxigraph binds only projected variables; say so when that is the likely cause
-            hint = "each --param must be a variable the query selects" if substitutions else None
-            raise QueryError(f"query failed: {str(exc).splitlines()[0]}", hint=hint) from None
-
-    boolean, variables, solutions = _within(evaluate, timeout)
-    if boolean is not None:
-        return Result(("ask",), ((str(bool(boolean)).lower(),),), boolean=bool(boolean))
-    rows = tuple(tuple(None if t is None else t.value for t in row) for row in solutions)
-    terms = tuple(tuple(_json_term(t) for t in row) for row in solutions)
-    return Result(variables, rows, terms=terms)
+    text = parsed.text
+    if store.capabilities.kill_queries:  # evaluated in a child process that the deadline kills
+        return _result(isolated.run(lambda: _batches(_evaluate(lambda: store.query(text, substitutions))), timeout))
+    return _result(_batches(_evaluate(lambda: store.query(text, substitutions, timeout=timeout))))
 
 
-def _within(work, timeout: float | None):
-    """Run ``work`` and return its result, or raise QueryError after ``timeout`` seconds.
-
-    The query runs in a daemon thread (Oxigraph releases the GIL while it evaluates), so the
-    caller gets its answer in time; the abandoned evaluation ends with the process.
-    """
-    if not timeout:
-        return work()
-    box: dict = {}
-
-    def target() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, name="kg-query", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
-        raise QueryError(f"the query did not finish within {timeout:g} s",
-                         hint="narrow it (LIMIT, a FILTER, a named relation) or raise --timeout")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+def _evaluate(query):
+    """("head", variables, boolean) then row tuples of terms, with engine errors as QueryError."""
+    try:
+        answer = query()
+        if isinstance(answer, ox.QueryBoolean):
+            yield "head", ("ask",), bool(answer)
+            return
+        if isinstance(answer, ox.QuerySolutions):
+            variables = tuple(v.value for v in answer.variables)
+            yield "head", variables, None
+            for solution in answer:
+                yield tuple(solution[v] for v in variables)
+            return
+        yield "head", ("subject", "predicate", "object"), None
+        for t in answer:
+            yield t.subject, t.predicate, t.object
+    except SyntaxError as exc:
+        raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
+    except (OSError, RuntimeError) as exc:
+        raise QueryError(f"query failed: {str(exc).splitlines()[0]}") from None
 
 
-def _json_term(term) -> dict | None:
-    """A term as SPARQL 1.1 Query Results JSON writes it."""
+def _batches(items):
+    """The head, then rows of plain cells (see _cell) in lists of up to _BATCH."""
+    items = iter(items)
+    yield next(items)
+    batch = []
+    for row in items:
+        batch.append(tuple(_cell(t) for t in row))
+        if len(batch) == _BATCH:
+            yield batch
+            batch = []
+    yield batch
+
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def _cell(term) -> tuple | None:
+    """A term as (type, value, language, datatype): plain data, cheap to send between
+    processes (dictionaries cost 7x more to unpickle)."""
     if term is None:
         return None
     if isinstance(term, ox.NamedNode):
-        return {"type": "uri", "value": term.value}
+        return "uri", term.value, None, None
     if isinstance(term, ox.BlankNode):
-        return {"type": "bnode", "value": term.value}
-    out = {"type": "literal", "value": term.value}
-    if term.language:
-        out["xml:lang"] = term.language
-    elif term.datatype.value != "http://www.w3.org/2001/XMLSchema#string":
-        out["datatype"] = term.datatype.value
+        return "bnode", term.value, None, None
+    if isinstance(term, ox.Literal):
+        datatype = term.datatype.value
+        return "literal", term.value, term.language, None if datatype == _XSD_STRING or term.language else datatype
+    return "literal", str(term), None, None  # a quoted triple: its N-Triples form
+
+
+def _json_term(cell: tuple | None) -> dict | None:
+    """A cell as SPARQL 1.1 Query Results JSON writes the term."""
+    if cell is None:
+        return None
+    kind, value, language, datatype = cell
+    out = {"type": kind, "value": value}
+    if language:
+        out["xml:lang"] = language
+    elif datatype:
+        out["datatype"] = datatype
     return out
+
+
+def _result(messages) -> Result:
+    messages = iter(messages)
+    _, variables, boolean = next(messages)
+    if boolean is not None:
+        return Result(variables, ((str(boolean).lower(),),), boolean=boolean)
+    rows = [row for batch in messages for row in batch]
+    return Result(variables, tuple(tuple(None if c is None else c[1] for c in row) for row in rows),
+                  terms=tuple(tuple(_json_term(c) for c in row) for row in rows))
 
 
 def format_result(result: Result, fmt: str) -> str:

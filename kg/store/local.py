@@ -192,7 +192,10 @@ class LocalStore:
 
     # ------------------------------------------------------------------ reading
 
-    def query(self, sparql: str, substitutions: dict | None = None, union: bool = True):
+    def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,
+              timeout: float | None = None):
+        """``timeout`` cannot bound an evaluation in this process (Oxigraph has no way to stop
+        one): kg.graph.sparql evaluates in a child process it kills (``kill_queries``)."""
         return self._ox.query(sparql, prefixes=PREFIXES, use_default_graph_as_union=union,
                               substitutions=substitutions or None)
 

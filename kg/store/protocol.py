@@ -75,8 +75,11 @@ class Store(Protocol):
         """Recompute the labels of ``entities`` (IRIs; all if None); how many were refreshed."""
 
     # -- reading
-    def query(self, sparql: str, substitutions: dict | None = None, union: bool = True):
-        """Evaluate SPARQL; pyoxigraph's QuerySolutions, QueryBoolean or QueryTriples."""
+    def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,
+              timeout: float | None = None):
+        """Evaluate SPARQL; pyoxigraph's QuerySolutions, QueryBoolean or QueryTriples.
+        ``timeout`` (seconds) bounds the answer where the store can bound it; a store with
+        ``capabilities.kill_queries`` cannot, and is stopped by killing its evaluation instead."""
 
     def data_graphs(self) -> list[ox.NamedNode]:
         """Every named graph but the ontology and the bookkeeping."""

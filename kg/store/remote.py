@@ -15,23 +15,41 @@ Each document's graph is written with one Graph Store Protocol ``PUT`` (atomic o
 removal is one ``DROP GRAPH`` update, and queries go to the query endpoint with
 ``union-default-graph`` set, so that, as in a local store, the default graph is the union of the
 documents' graphs (Fuseki: set ``tdb2:unionDefaultGraph``; GraphDB and Virtuoso do this already).
-Query parameters are bound by a ``VALUES`` block of RDF terms serialized by pyoxigraph, never by
+Query parameters are bound by ``VALUES`` blocks of RDF terms serialized by pyoxigraph, placed in
+every group pattern where the variable is in scope (:func:`kg.graph.guard.bind`), never by
 pasting user text into the query.
+
+The HTTP client follows redirects only within the server's origin (a request, its body and
+its credentials never go elsewhere). ``http://USER:PASSWORD@HOST:PORT`` sends HTTP basic
+authentication; the password is never shown (``***`` in every message and in
+``kg info``). A query is given ``--timeout`` as a deadline for the whole answer, and
+``KG_QUERY_MEMORY`` MiB as the most kg reads of it: kg closes the connection when either is
+passed. That stops a server that is sending results; one still computing its first result (a
+sort, a count) goes on until its own limit, if it has one that works (Fuseki's
+``arq:queryTimeout``; Oxigraph 0.5's ``--timeout-s`` was seen to let a count run 6 minutes and
+a streamed SELECT 10 minutes past a 1 s limit).
 """
 
 from __future__ import annotations
 
+import base64
+import http.client
 import os
 import re
-import urllib.error
+import socket
+import ssl
+import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import IO
 
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
+from ..graph import guard
+from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
 from ..rdf import N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
@@ -39,7 +57,78 @@ from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, docu
 from .labels import entity_label_quads
 from .protocol import Capabilities, counted
 
-TIMEOUT = 120
+TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
+MAX_REDIRECTS = 5
+_REDIRECTS = (301, 302, 303, 307, 308)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A URL to send requests to, without its credentials; ``shown`` is the URL as messages
+    show it (password masked); ``login`` the user and password (never in a repr)."""
+
+    url: str
+    shown: str
+    login: tuple[str, str] | None = field(default=None, repr=False)
+
+    @property
+    def authorization(self) -> str | None:
+        """The HTTP basic-authentication header of the login."""
+        if self.login is None:
+            return None
+        return "Basic " + base64.b64encode(":".join(self.login).encode()).decode("ascii")
+
+    @classmethod
+    def parse(cls, url: str, credentials: Endpoint | None = None) -> Endpoint:
+        """``url``, with its own user and password, or those of ``credentials`` when ``url``
+        has none and is on the same origin."""
+        parts = urllib.parse.urlsplit(url)
+        try:
+            origin(url)  # reads the port, which must be a number
+        except ValueError:
+            raise StoreError(f"{mask(url)} is not a valid server URL: its port is not a number") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise StoreError(f"{mask(url)} is not an http(s) URL of a SPARQL server")
+        userinfo, at, hostport = parts.netloc.rpartition("@")
+        if not at:
+            inherited = credentials is not None and origin(credentials.url) == origin(url)
+            return cls(url, url, credentials.login if inherited else None)
+        user, _, password = userinfo.partition(":")
+        clean = urllib.parse.urlunsplit(parts._replace(netloc=hostport))
+        return cls(clean, mask(url), (urllib.parse.unquote(user), urllib.parse.unquote(password)))
+
+    def at(self, path: str) -> Endpoint:
+        return Endpoint(self.url + path, self.shown + path, self.login)
+
+
+def mask(url: str) -> str:
+    """``url`` with any password replaced by ``***``."""
+    parts = urllib.parse.urlsplit(url)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
+        return url
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{userinfo.partition(':')[0]}:***@{hostport}"))
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+
+
+class _Expired(Exception):
+    """The deadline passed while waiting for the server."""
+
+
+class _TooLarge(Exception):
+    """The answer grew past its limit."""
+
+
+class HTTPStatusError(QueryError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, message: str, status: int, detail: str) -> None:
+        super().__init__(message)
+        self.status, self.detail = status, detail
 
 
 class RemoteStore:
@@ -48,49 +137,83 @@ class RemoteStore:
     capabilities = Capabilities(kind="sparql-server")
 
     def __init__(self, url: str, *, writable: bool = False) -> None:
-        self.url = url.rstrip("/")
+        self.server = Endpoint.parse(url.rstrip("/"))
+        self.url = self.server.shown
         self.writable = writable
-        self.query_endpoint = os.environ.get("KG_SPARQL_QUERY") or f"{self.url}/query"
-        self.update_endpoint = os.environ.get("KG_SPARQL_UPDATE") or f"{self.url}/update"
-        self.store_endpoint = os.environ.get("KG_SPARQL_STORE") or f"{self.url}/store"
+        self.query_endpoint = self._endpoint("KG_SPARQL_QUERY", "/query")
+        self.update_endpoint = self._endpoint("KG_SPARQL_UPDATE", "/update")
+        self.store_endpoint = self._endpoint("KG_SPARQL_STORE", "/store")
         try:
             ox_answer = self.query("ASK { ?s ?p ?o }", union=False)
             bool(ox_answer)
         except QueryError as exc:
+            if isinstance(exc, HTTPStatusError) and exc.status in (401, 403):
+                raise StoreError(f"the SPARQL server at {self.url} refused the login: HTTP {exc.status} {exc.detail}",
+                                 hint="check the user and password in the store URL") from None
             raise StoreError(f"no SPARQL server answers at {self.url}: {exc}",
                              hint="start one (e.g. `oxigraph serve --location DIR`) or check the URL") from None
         if writable:
             self._ensure_ontology()
 
+    def _endpoint(self, variable: str, path: str) -> Endpoint:
+        configured = os.environ.get(variable)
+        return Endpoint.parse(configured, self.server) if configured else self.server.at(path)
+
     # ------------------------------------------------------------------ HTTP
 
-    def _request(self, url: str, data: bytes | None, method: str, content_type: str | None = None,
-                 accept: str | None = None) -> bytes:
-        headers = {"User-Agent": "kg"}
+    def _request(self, endpoint: Endpoint, data: bytes | None, method: str, content_type: str | None = None,
+                 accept: str | None = None, query: str = "", timeout: float | None = None,
+                 limit: int | None = None) -> bytes:
+        """The body of the answer; redirects are followed within the server's origin only.
+        ``timeout`` (seconds, default TIMEOUT) bounds the whole exchange, answer included;
+        ``limit`` (bytes) the size of the answer."""
+        headers = {"User-Agent": "kg", "Connection": "close"}
         if content_type:
             headers["Content-Type"] = content_type
         if accept:
             headers["Accept"] = accept
-        request = urllib.request.Request(url, data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-                return response.read()
-        except urllib.error.HTTPError as exc:
-            body = exc.read().decode("utf-8", "replace").strip().splitlines()
-            raise QueryError(f"{method} {url}: HTTP {exc.code} {body[0] if body else exc.reason}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise StoreError(f"cannot reach the SPARQL server at {self.url}: {reason}") from None
+        if endpoint.authorization:
+            headers["Authorization"] = endpoint.authorization
+        deadline = time.monotonic() + (timeout or TIMEOUT)
+        url = endpoint.url + query
+        for _ in range(MAX_REDIRECTS + 1):
+            try:
+                status, reason, location, body = _exchange(method, url, data, headers, deadline, limit)
+            except _TooLarge:
+                raise QueryError(f"the SPARQL server's answer is larger than {limit // 2**20} MiB, and kg "
+                                 "stopped reading it", hint=f"narrow the query, or raise {MEMORY_ENV}=MiB") from None
+            except _Expired:
+                if timeout:
+                    raise deadline_error(timeout) from None
+                raise StoreError(f"the SPARQL server at {self.url} did not answer within {TIMEOUT} s") from None
+            except (OSError, http.client.HTTPException) as exc:
+                raise StoreError(f"cannot reach the SPARQL server at {self.url}: {_reason(exc)}") from None
+            if status in _REDIRECTS and location:
+                target = urllib.parse.urljoin(url, location)
+                if origin(target) != origin(url):
+                    raise StoreError(f"the SPARQL server at {self.url} redirected {method} {_path(url)} to another "
+                                     f"origin ({mask(target)}); kg follows redirects only within the server")
+                url = target
+                continue
+            if status >= 400:
+                lines = body.decode("utf-8", "replace").strip().splitlines()
+                detail = lines[0] if lines else reason
+                raise HTTPStatusError(f"{method} {mask(url)}: HTTP {status} {detail}", status, detail)
+            return body
+        raise StoreError(f"the SPARQL server at {self.url} redirected {method} {_path(url)} more than "
+                         f"{MAX_REDIRECTS} times")
 
     def _update(self, sparql: str) -> None:
         if not self.writable:
             raise StoreError("the store is open read-only")
         self._request(self.update_endpoint, sparql.encode("utf-8"), "POST", "application/sparql-update")
 
+    def _graph_query(self, graph: str) -> str:
+        return f"?graph={urllib.parse.quote(graph, safe='')}"
+
     def _put_graph(self, graph: str, quads: Iterable[ox.Quad]) -> None:
         body = ox.serialize([q.triple for q in quads], format=ox.RdfFormat.N_TRIPLES)
-        url = f"{self.store_endpoint}?graph={urllib.parse.quote(graph, safe='')}"
-        self._request(url, body, "PUT", "application/n-triples")
+        self._request(self.store_endpoint, body, "PUT", "application/n-triples", query=self._graph_query(graph))
 
     # ------------------------------------------------------------------ writing
 
@@ -140,23 +263,36 @@ class RemoteStore:
 
     # ------------------------------------------------------------------ reading
 
-    def query(self, sparql: str, substitutions: dict | None = None, union: bool = True):
+    def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,
+              timeout: float | None = None):
+        """Evaluate on the server; ``substitutions`` (variable -> term) are bound on the parse
+        of the query, ``timeout`` seconds bound the whole answer."""
+        parsed = guard.parse(sparql)
         if substitutions:
-            sparql = bind_values(sparql, substitutions)
+            sparql = guard.bind(parsed, {v.value: str(t) for v, t in substitutions.items()})
         prologue = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
         params = {"query": prologue + sparql}
         if union:
             params["union-default-graph"] = ""
         body = urllib.parse.urlencode(params).encode("utf-8")
-        is_graph = re.search(r"\b(CONSTRUCT|DESCRIBE)\b", sparql, re.I) is not None
+        is_graph = parsed.is_graph()
         accept = "application/n-triples" if is_graph else "application/sparql-results+json"
-        data = self._request(self.query_endpoint, body, "POST", "application/x-www-form-urlencoded", accept)
-        if is_graph:
-            return [q.triple if hasattr(q, "triple") else q for q in ox.parse(data, format=ox.RdfFormat.N_TRIPLES)]
         try:
+            data = self._request(self.query_endpoint, body, "POST", "application/x-www-form-urlencoded", accept,
+                                 timeout=timeout, limit=memory_budget())
+        except HTTPStatusError as exc:
+            if exc.status == 400:  # the server could not parse it: say so as a local store would
+                raise QueryError(f"invalid SPARQL: {exc.detail} (the SPARQL server at {self.url} says)") from None
+            raise
+        try:
+            if is_graph:
+                return list(ox.parse(data, format=ox.RdfFormat.N_TRIPLES))
             return ox.parse_query_results(data, format=ox.QueryResultsFormat.JSON)
         except SyntaxError as exc:
-            raise QueryError(f"the server's answer is not SPARQL JSON results: {exc}") from None
+            # a server that stops an answer it has begun (Oxigraph's --timeout-s) ends it with a
+            # sentence, which is the reason to show
+            tail = re.search(r"[^\[\]{},\"\n]*$", data[-300:].decode("utf-8", "replace").rstrip()).group().strip()
+            raise QueryError(f"the SPARQL server's answer is incomplete: {tail or exc}") from None
 
     def data_graphs(self) -> list:
         rows = self.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", union=False)
@@ -164,9 +300,9 @@ class RemoteStore:
 
     def quads(self, graph=None) -> Iterator[ox.Quad]:
         if graph is not None:
-            url = f"{self.store_endpoint}?graph={urllib.parse.quote(graph.value, safe='')}"
             try:
-                data = self._request(url, None, "GET", accept="application/n-triples")
+                data = self._request(self.store_endpoint, None, "GET", accept="application/n-triples",
+                                     query=self._graph_query(graph.value))
             except QueryError:
                 return
             for t in ox.parse(data, format=ox.RdfFormat.N_TRIPLES):
@@ -193,7 +329,8 @@ class RemoteStore:
         from rdflib import Dataset
         from rdflib.plugins.stores.sparqlstore import SPARQLUpdateStore
 
-        store = SPARQLUpdateStore(self.query_endpoint, self.update_endpoint if self.writable else None)
+        store = SPARQLUpdateStore(self.query_endpoint.url, self.update_endpoint.url if self.writable else None,
+                                  auth=self.query_endpoint.login)
         return Dataset(store=store, default_union=True)
 
     def compact(self) -> None:
@@ -209,11 +346,61 @@ class RemoteStore:
         self.close()
 
 
-def bind_values(sparql: str, substitutions: dict) -> str:
-    """Pre-bind variables with a VALUES block at the start of the first group pattern."""
-    names = " ".join(f"?{v.value if hasattr(v, 'value') else v}" for v in substitutions)
-    terms = " ".join(str(t) for t in substitutions.values())
-    where = re.search(r"\{", sparql)
-    if where is None:
-        raise QueryError("a parameterized query needs a WHERE { ... } pattern")
-    return f"{sparql[:where.end()]} VALUES ({names}) {{ ({terms}) }} {sparql[where.end():]}"
+
+def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline: float, limit: int | None):
+    """One HTTP exchange: (status, reason, Location header, body). Raises _Expired at the
+    deadline and _TooLarge when the body passes ``limit`` bytes."""
+    parts = urllib.parse.urlsplit(url)
+    target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+    proxy = None if urllib.request.proxy_bypass(parts.hostname) else urllib.request.getproxies().get(parts.scheme)
+    host, port, proxy_headers = parts.hostname, parts.port, {}
+    if proxy:  # as urllib would: the *_proxy and no_proxy environment variables
+        proxy_login = Endpoint.parse(proxy if "://" in proxy else f"http://{proxy}")
+        proxy_parts = urllib.parse.urlsplit(proxy_login.url)
+        host, port = proxy_parts.hostname, proxy_parts.port
+        if proxy_login.login:
+            proxy_headers["Proxy-Authorization"] = proxy_login.authorization
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(host, port, timeout=_left(deadline),
+                                                 context=ssl.create_default_context())
+        if proxy:
+            connection.set_tunnel(parts.hostname, parts.port, headers=proxy_headers)
+    else:
+        connection = http.client.HTTPConnection(host, port, timeout=_left(deadline))
+        if proxy:
+            target = url  # a plain-HTTP proxy takes the absolute URL
+            headers = {**headers, **proxy_headers}
+    try:
+        connection.request(method, target, body=body, headers=headers)
+        sock = connection.sock  # the response reads from it after the connection lets go of it
+        response = connection.getresponse()
+        chunks, size = [], 0
+        while not response.isclosed():  # it closes itself once it has read a body of known length
+            sock.settimeout(_left(deadline))  # the deadline bounds the whole answer
+            chunk = response.read(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:
+                raise _TooLarge
+        return response.status, response.reason, response.getheader("Location"), b"".join(chunks)
+    except (socket.timeout, TimeoutError):
+        raise _Expired from None
+    finally:
+        connection.close()  # closing is how a server learns that kg stopped listening
+
+
+def _left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise _Expired
+    return left
+
+
+def _path(url: str) -> str:
+    return urllib.parse.urlsplit(url).path or "/"
+
+
+def _reason(exc: BaseException) -> str:
+    return str(getattr(exc, "reason", None) or exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
