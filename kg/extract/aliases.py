@@ -67,11 +67,16 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     if any(t.dep_ in ("relcl", "acl", "cc") or t.lower_ in ("which", "who", "that") for t in tokens):
         return []
     start, end = tokens[0].i, tokens[-1].i + 1
+    if start < name.start < end:  # "the 407th AEG commander, Col. David C. Lyons": up to the name
+        end = name.start
+    cut = next((t.i for t in doc[start:end] if t.text in ("(", "[", ",", ";")), None)
+    if cut is not None:  # "terrorist group ISIL (", "commander, U.S. Central Command"
+        end = cut
     while start < end and (doc[start].lower_ in DETERMINERS or doc[start].is_punct):
         start += 1
     while end > start and doc[end - 1].is_punct:
         end -= 1
-    if end - start < 2 or end - start > 12 or name.start <= start < name.end:
+    if end - start < 2 or end - start > 12 or start < name.end and name.start < end:
         return []
     span = doc[start:end]
     return [replace(name, start=start, end=end, start_char=span.start_char, end_char=span.end_char,

@@ -132,11 +132,13 @@ def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
     lends that entry its spellings instead of becoming an entry of its own."""
     out: dict[str, Entry] = {}
     places = frozenset(match_key(e.label) for e in hand.values() if is_a(e.type, "Location"))
+    by_key = {match_key(n): e.id for e in hand.values() for n in (e.label, *e.aliases)}
     for line in path.read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
         if raw["type"] not in DICTIONARY_TYPES or "," in raw["label"]:
             continue
-        linked = hand.get(raw.get("gazetteer") or "")
+        # linked by the generator, or named like a hand-written entry ("United States Military")
+        linked = hand.get(raw.get("gazetteer") or by_key.get(match_key(raw["label"]), ""))
         if linked is not None:
             extra = tuple(a for a in (raw["label"], *raw.get("aliases", ()))
                           if a not in linked.aliases and a != linked.label and _spelling_of(a, linked, places))

@@ -121,7 +121,8 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
             found = undertakers(attr, _visited)
             if found:
                 return found
-    if noun.dep_ in ("dobj", "attr", "nsubjpass") and head.pos_ in ("VERB", "AUX"):
+    if noun.dep_ == "attr" and head.pos_ in ("VERB", "AUX") or (
+            noun.dep_ in ("dobj", "nsubjpass") and forms(head) & load_words().undertaking_verbs):
         return subjects(head, _visited)
     if noun.dep_ == "pobj" and head.dep_ == "prep":
         verb = head.head
