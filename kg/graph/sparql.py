@@ -20,6 +20,7 @@ import pyoxigraph as ox
 from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
+from .parameters import check as check_parameters
 
 FORMATS = ("table", "csv", "tsv", "json")
 _UPDATE = re.compile(r"\b(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY)\b", re.I)
@@ -88,6 +89,7 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
         timeout: float | None = None) -> Result:
     """Run a read-only query with bound parameters, giving up after ``timeout`` seconds."""
     text = load_query(query)
+    check_parameters(query, text, params or {})
     bare = _strip(text)
     if _UPDATE.search(bare) and not _QUERY_FORM.search(bare):
         raise QueryError("kg query is read-only: INSERT, DELETE, LOAD, CLEAR, DROP and CREATE are refused")
