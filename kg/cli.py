@@ -99,7 +99,9 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
           timeout: float) -> None:
     """Run SPARQL: a name from queries/ (e.g. allies), a .rq file, or the query text.
 
-    The default graph is the union of all documents' graphs. Queries are read-only.
+    The default graph is the union of the store's graphs (every document's, the entity labels, the
+    ontology): a fact stated by two documents matches twice, once with SELECT DISTINCT. Queries
+    are read-only.
     """
     import kg
     from .graph.sparql import format_result, named_queries, parse_params

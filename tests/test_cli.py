@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import subprocess
 import sys
 
@@ -310,3 +312,14 @@ def test_symmetric_facts_have_one_direction_in_every_output(example_store, tmp_p
     assert {(r["direction"]["value"], r["relation"]["value"], r["other"]["value"]) for r in rows} >= {
         ("<->", "ally of", "Bashar al-Assad"), ("<->", "ceasefire with", "Islamic State"),
         ("->", "attacked", "Nusra Front")}
+
+
+def test_the_readme_inline_query_prints_each_answer_once_with_a_label(example_store):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = [m for m in re.findall(r'^kg query (".*")$', readme, flags=re.M)]
+    result = run_kg("query", shlex.split(line)[0], "--store", str(example_store), "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout.splitlines()
+    assert rows[0] == "who,name"
+    assert len(rows[1:]) == len(set(rows[1:])) > 0, "each answer once"
+    assert "https://w3id.org/kg/id/entity/lebanon-armed-forces,Lebanese army" in rows
