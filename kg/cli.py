@@ -1,7 +1,8 @@
 """The `kg` command line. Each command parses its options, calls one library function, prints.
 
-Exit codes: 0 success; 1 a build finished but some inputs could not be read; 2 wrong arguments;
-3 no input could be read; 4 store missing, busy or unreadable; 5 invalid or refused query;
+Exit codes: 0 success; 1 a build or removal finished but some inputs failed, or kg path found no
+chain; 2 wrong arguments; 3 no input could be read (no store is made) or no document matched;
+4 store missing, busy or unreadable, or not a kg store; 5 invalid or refused query;
 6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 8 the Dask cluster cannot be
 reached or a worker failed; 9 an output file cannot be written; 70 an unexpected error (a bug);
 78 a data file of kg is invalid.
