@@ -323,3 +323,20 @@ def test_the_readme_inline_query_prints_each_answer_once_with_a_label(example_st
     assert rows[0] == "who,name"
     assert len(rows[1:]) == len(set(rows[1:])) > 0, "each answer once"
     assert "https://w3id.org/kg/id/entity/lebanon-armed-forces,Lebanese army" in rows
+
+
+def test_a_write_that_fails_midway_names_the_cause_and_leaves_the_old_file(example_store, tmp_path):
+    import resource
+
+    out = tmp_path / "g.nq"
+    out.write_text("the export of yesterday")
+
+    def small_files() -> None:  # a disk that fills up after 20 kB (Python ignores SIGXFSZ: writes fail)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
+
+    result = subprocess.run([sys.executable, "-m", "kg", "export", "--format", "nquads", "-o", str(out),
+                             "--store", str(example_store)], capture_output=True, text=True, cwd=ROOT,
+                            preexec_fn=small_files, timeout=300)
+    assert result.returncode == 9
+    assert result.stderr == f"Error: cannot write {out}: file too large\n"
+    assert out.read_text() == "the export of yesterday" and [p.name for p in tmp_path.iterdir()] == ["g.nq"]

@@ -191,25 +191,24 @@ def output_file(path: str | Path) -> Iterator[IO[bytes]]:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     except OSError as exc:
         raise _output_error(path, exc) from None
+    raw = os.fdopen(fd, "wb")
     try:
         os.fchmod(fd, _file_mode(path))
-        with os.fdopen(fd, "wb") as raw:
-            out = _Checked(raw, path)
-            yield out
-            out.flush()
-            try:
-                os.fsync(raw.fileno())  # the data on disk before the name points at it
-            except OSError as exc:
-                raise _output_error(path, exc) from None
+        out = _Checked(raw, path)
+        yield out
+        out.flush()
         try:
+            os.fsync(fd)  # the data on disk before the name points at it
+            raw.close()
             os.replace(tmp, path)
         except OSError as exc:
             raise _output_error(path, exc) from None
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        for cleanup in (raw.close, lambda: os.unlink(tmp)):  # a full disk fails the close too
+            try:
+                cleanup()
+            except OSError:
+                pass
         raise
 
 
