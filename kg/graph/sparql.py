@@ -25,6 +25,7 @@ from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
 from . import guard, isolated
+from .parameters import check as check_parameters
 
 FORMATS = ("table", "csv", "tsv", "json")
 _BATCH = 2000  # rows per message from the child process
@@ -82,7 +83,9 @@ def _term(value: str):
 def run(store: Store, query: str, params: dict[str, str] | None = None, allow_service: bool = False,
         timeout: float | None = None) -> Result:
     """Run a read-only query with bound parameters, stopping it after ``timeout`` seconds."""
-    parsed = guard.parse(load_query(query))
+    text = load_query(query)
+    check_parameters(query, text, params or {})
+    parsed = guard.parse(text)
     guard.check(parsed, allow_service)
     guard.check_bindable(parsed, params or {})
     substitutions = {}

@@ -48,8 +48,15 @@ class LocalStore:
         self.writable = writable
         self._writer: ThreadPoolExecutor | None = None
         self._pending: Future | None = None
-        if not writable and not (self.path / "CURRENT").exists():
-            raise StoreError(f"no kg store at {self.path}", hint="build one first with `kg build FILES --store PATH`")
+        if not (self.path / "CURRENT").exists():  # RocksDB's first file, written when a store is made
+            if not writable:
+                raise StoreError(f"no kg store at {self.path}", hint="build one first with `kg build FILES --store PATH`")
+            # RocksDB would write its files among whatever the folder holds (articles, a home folder)
+            if self.path.exists() and not self.path.is_dir():
+                raise StoreError(f"{self.path} is a file, not a kg store", hint="give --store a new or empty folder")
+            if self.path.is_dir() and any(self.path.iterdir()):
+                raise StoreError(f"{self.path} is not a kg store: the folder holds other files",
+                                 hint="give --store a new or empty folder, or an existing store")
         try:
             if writable:
                 self.path.mkdir(parents=True, exist_ok=True)
