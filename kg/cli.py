@@ -101,9 +101,10 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
           timeout: float) -> None:
     """Run SPARQL: a name from queries/ (e.g. allies), a .rq file, or the query text.
 
-    The default graph is the union of all documents' graphs. Queries are read-only; SERVICE
-    needs --allow-service. On a local store the query runs in a child process that is killed
-    at --timeout and may use KG_QUERY_MEMORY MiB of memory (default 2048); on a server, kg
+    The default graph is the facts and the entities (labels, types, places), each triple once; the
+    documents and their assertions are in each document's graph (GRAPH ?g). Queries are read-only;
+    SERVICE needs --allow-service. On a local store the query runs in a child process that is
+    killed at --timeout and may use KG_QUERY_MEMORY MiB of memory (default 2048); on a server, kg
     closes the connection at --timeout or once it has read KG_QUERY_MEMORY MiB.
     """
     import kg

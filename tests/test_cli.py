@@ -121,8 +121,8 @@ def test_stdin_and_jsonl_metadata(tmp_path):
                        "date": "2015-09-28", "url": "https://example.org/kunduz", "source": "VOA"})
     result = run_kg("build", "-", "--store", str(tmp_path / "s"), stdin=line)
     assert result.returncode == 0, result.stderr
-    out = run_kg("query", "SELECT ?t ?d ?src WHERE { ?doc <http://purl.org/dc/terms/title> ?t ; "
-                 "<http://purl.org/dc/terms/date> ?d ; <http://purl.org/dc/terms/publisher> ?src }",
+    out = run_kg("query", "SELECT ?t ?d ?src WHERE { GRAPH ?g { ?doc <http://purl.org/dc/terms/title> ?t ; "
+                 "<http://purl.org/dc/terms/date> ?d ; <http://purl.org/dc/terms/publisher> ?src } }",
                  "--store", str(tmp_path / "s"), "--format", "csv").stdout
     assert "Kunduz falls,2015-09-28,VOA" in out
     assert "Taliban,Kunduz" in run_kg("query", "captures", "--store", str(tmp_path / "s"), "--format", "csv").stdout
@@ -340,3 +340,71 @@ def test_a_write_that_fails_midway_names_the_cause_and_leaves_the_old_file(examp
     assert result.returncode == 9
     assert result.stderr == f"Error: cannot write {out}: file too large\n"
     assert out.read_text() == "the export of yesterday" and [p.name for p in tmp_path.iterdir()] == ["g.nq"]
+
+
+def test_the_default_graph_is_the_facts_and_the_entities(store_copy):
+    from kg.vocab import ENTITY_GRAPH, KG, META_GRAPH, document_graph
+
+    raw = ox.Store(str(store_copy))  # the bookkeeping a build in progress leaves
+    doc = next(g for g in raw.named_graphs() if g.value.startswith(str(document_graph(""))))
+    raw.add(ox.Quad(doc, ox.NamedNode(str(KG.writeInProgress)), ox.Literal(True), ox.NamedNode(str(META_GRAPH))))
+    raw.add(ox.Quad(ox.NamedNode(str(ENTITY_GRAPH)), ox.NamedNode(str(KG.labelsStale)), ox.Literal(True),
+                    ox.NamedNode(str(META_GRAPH))))
+    del raw
+    (store_copy / "LOCK").unlink(missing_ok=True)
+
+    def rows(sparql):
+        result = run_kg("query", sparql, "--store", str(store_copy), "--format", "csv")
+        assert result.returncode == 0, result.stderr
+        return result.stdout.splitlines()[1:]
+
+    predicates = set(rows("SELECT DISTINCT ?p WHERE { ?s ?p ?o }"))
+    ns = str(KG._NS)
+    assert {ns + "captured", ns + "allyOf", "http://www.w3.org/2000/01/rdf-schema#label",
+            "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"} <= predicates
+    for hidden in ("http://www.w3.org/2000/01/rdf-schema#domain", "http://www.w3.org/2002/07/owl#versionInfo",
+                   ns + "writeInProgress", ns + "labelsStale", ns + "mentionedIn", ns + "evidence"):
+        assert hidden not in predicates
+    assert all(s.startswith("https://w3id.org/kg/id/entity/") for s in rows("SELECT DISTINCT ?s WHERE { ?s ?p ?o }"))
+    assert rows("SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?d a kg:Document } }") == ["2"]
+
+
+def test_the_entity_graph_built_in_steps_is_the_one_built_at_once(example_store, tmp_path):
+    import kg
+    from kg.vocab import ENTITY_GRAPH
+
+    def entity_graph(location):
+        with kg.open_store(location) as s:
+            return {str(q) for q in s.quads(ox.NamedNode(str(ENTITY_GRAPH)))}
+
+    first, second = sorted(EXAMPLES.glob("*.txt"))
+    stepwise = tmp_path / "stepwise"
+    kg.build([str(first)], store=stepwise)
+    alone = entity_graph(stepwise)
+    kg.build([str(second)], store=stepwise)
+    assert entity_graph(stepwise) == entity_graph(example_store)
+    kg.remove([second.stem], store=stepwise)
+    assert entity_graph(stepwise) == alone
+
+
+def test_a_server_reads_the_same_default_graph_from_the_query_text(example_store):
+    """RemoteStore wraps a query's pattern in GRAPH <entities> (the protocol's default-graph-uri
+    would hide the named graphs): the same answers as Oxigraph's own default graph."""
+    from kg.graph.guard import in_graph, parse
+    from kg.vocab import ENTITY_GRAPH, PREFIXES
+
+    store = ox.Store.read_only(str(example_store))
+    graph = ox.NamedNode(str(ENTITY_GRAPH))
+    for sparql in ["SELECT ?who ?name WHERE { ?who kg:attacked ?x ; rdfs:label ?name . ?x rdfs:label 'Islamic State' }",
+                   "SELECT ?s (COUNT(*) AS ?n) { ?s ?p ?o FILTER(?o != \"}\") } GROUP BY ?s ORDER BY ?s",
+                   "SELECT ?e ?t WHERE { ?e a ?t . FILTER EXISTS { ?e kg:allyOf|^kg:allyOf ?x } "
+                   "{ SELECT ?e WHERE { GRAPH ?g { ?e kg:mentionedIn ?d } } } } # a } in a comment",
+                   "CONSTRUCT WHERE { ?s kg:captured ?o }", "ASK { ?s kg:ceasefireWith ?o }"]:
+        own = store.query(sparql, prefixes=PREFIXES, default_graph=graph)
+        wrapped = store.query(in_graph(parse(sparql), graph.value), prefixes=PREFIXES)
+        if isinstance(own, ox.QueryBoolean):
+            assert bool(own) == bool(wrapped)
+        elif isinstance(own, ox.QuerySolutions):
+            assert sorted(map(str, own)) == sorted(map(str, wrapped)) != [], sparql
+        else:
+            assert set(map(str, own)) == set(map(str, wrapped)) != set(), sparql

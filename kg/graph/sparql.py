@@ -25,6 +25,7 @@ from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
 from . import guard, isolated
+from ..vocab import ENTITY_GRAPH
 from .parameters import check as check_parameters
 
 FORMATS = ("table", "csv", "tsv", "json")
@@ -96,8 +97,8 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
             raise UsageError(f"--param {name}: {exc}") from None
     text = parsed.text
     if store.capabilities.kill_queries:  # evaluated in a child process that the deadline kills
-        return _result(isolated.run(lambda: _batches(_evaluate(lambda: store.query(text, substitutions))), timeout))
-    return _result(_batches(_evaluate(lambda: store.query(text, substitutions, timeout=timeout))))
+        return _result(isolated.run(lambda: _batches(_evaluate(lambda: store.query(text, substitutions, default_graph=ENTITY_GRAPH))), timeout))
+    return _result(_batches(_evaluate(lambda: store.query(text, substitutions, timeout=timeout, default_graph=ENTITY_GRAPH))))
 
 
 def _evaluate(query):
