@@ -27,23 +27,30 @@ def open_store(path: str | Path | None = None, writable: bool = False):
     return _open(path, writable=writable)
 
 
-def build(sources: Iterable[str], store: str | Path | None = None, n_process: int = 1,
+def build(sources: Iterable[str], store: str | Path | None = None, n_process: int | None = None,
           scheduler: str | None = None, workers: int | None = None, **callbacks):
     """Add the articles in ``sources`` (files, folders, JSONL, "-") to the store; returns a BuildReport.
 
     ``scheduler`` (a Dask scheduler address) or ``workers`` (a local Dask cluster of that many
-    processes) run the extraction on Dask; else it runs here, in ``n_process`` worker processes.
-    Worker processes are started with "spawn", so a script that asks for more than one must build
-    under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
+    processes) run the extraction on Dask; else it runs in ``n_process`` worker processes, or by
+    default in one per available core (as many as memory holds), fewer for an input of fewer than
+    16 new documents per core, and in this process for fewer than 32 (``report.processes`` says
+    how many it used). Worker processes are started with "spawn", so a script whose build may
+    start them must build under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
     """
     from contextlib import nullcontext
 
     from .builder import build as _build
 
+    auto = None
     if scheduler or workers:
         from .extract.cluster import DaskExtractor
 
         workers_ = DaskExtractor(scheduler, workers)
+    elif n_process is None:
+        from .extract.pipeline import AutoPool
+
+        workers_ = auto = AutoPool()
     elif n_process > 1:
         from .extract.pipeline import ProcessPool
 
@@ -51,7 +58,10 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     else:
         workers_ = nullcontext()  # extraction in this process
     with workers_ as pool, open_store(store, writable=True) as s:
-        return _build(sources, s, extract=pool, **callbacks)
+        report = _build(sources, s, extract=pool, **callbacks)
+    if report.added and not (scheduler or workers):
+        report.processes = auto.chosen if auto is not None else n_process
+    return report
 
 
 def query(sparql: str, store: str | Path | None = None, params: dict[str, str] | None = None,

@@ -9,6 +9,7 @@ results are written here, so the graph is the same.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ class BuildReport:
     assertions: int = 0
     quads: int = 0
     entities: int = 0
+    processes: int | None = None  # the local processes that extracted (none if nothing was new, or on Dask)
     problems: list[InputProblem] = field(default_factory=list)
 
 
@@ -82,11 +84,14 @@ def build(sources: Iterable[str], store,
             report.quads += quads
             report.added += 1
             report.assertions += len(extraction.assertions)
-            touched.update(str(entity_iri(e.key)) for e in extraction.entities)
+            if not refresh_all:  # else every entity is recomputed: no set that grows with the corpus
+                touched.update(str(entity_iri(e.key)) for e in extraction.entities)
         batch.clear()
 
     size = write_batch()
-    for extraction in extract(new_documents()):
+    documents = new_documents()
+    first = next(documents, None)  # nothing new: spaCy, the extractor and the workers stay unloaded
+    for extraction in extract(itertools.chain([first], documents)) if first is not None else ():
         batch.append(extraction)
         if on_document:  # progress as documents are extracted; they are written a batch at a time
             on_document(extraction.document, len(extraction.assertions))

@@ -40,13 +40,15 @@ def cli() -> None:
 @cli.command()
 @click.argument("sources", nargs=-1, required=True)
 @_store_option
-@click.option("--processes", "-p", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Processes that parse and extract (each loads spaCy once); the store is written from this one.")
+@click.option("--processes", "-p", type=click.IntRange(1, 64), metavar="N",
+              help="Processes that parse and extract (each loads spaCy once); the store is written from this "
+                   "one. Default: one per available core (as many as memory holds), fewer for a small input, "
+                   "this process alone for fewer than 32 new articles; -p 1 for one.")
 @click.option("--scheduler", metavar="ADDRESS", help="Extract on this Dask cluster (e.g. tcp://HOST:8786).")
 @click.option("--workers", type=click.IntRange(1, 1024), help="Extract on a local Dask cluster of N worker processes.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary; no progress display.")
 @click.option("--verbose", "-v", is_flag=True, help="Print a line for every document added.")
-def build(sources: tuple[str, ...], store: str | None, processes: int, scheduler: str | None, workers: int | None,
+def build(sources: tuple[str, ...], store: str | None, processes: int | None, scheduler: str | None, workers: int | None,
           quiet: bool, verbose: bool) -> None:
     """Add articles to the graph: .txt/.md files, folders, .jsonl files, or - for stdin.
 

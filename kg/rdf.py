@@ -142,3 +142,4 @@ def _assertion(a: Assertion, doc_node) -> Iterator[tuple]:
 LABEL = N(RDFS.label)
 PREF_LABEL = N(SKOS.prefLabel)
 ALT_LABEL = N(SKOS.altLabel)
+HIDDEN_LABEL = N(SKOS.hiddenLabel)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import queue
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -133,6 +134,73 @@ class ProcessPool:
         if exc[0] is not None and self.pool is not None:
             self.pool.terminate()
         self.close()
+
+
+WORKER_MEMORY = 600 * 2**20  # bytes a worker holds at most (the model, a batch, its parses): measured 400-500 MB
+
+
+def available_cores() -> int:
+    """The cores this process may run on: its CPU affinity (taskset, cpusets), lowered by a
+    cgroup's CPU quota (a container's ``--cpus``) where there is one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    try:
+        quota, period = open("/sys/fs/cgroup/cpu.max", encoding="ascii").read().split()[:2]
+        if quota != "max":
+            cores = min(cores, max(1, round(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, cores)
+
+
+def _available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def default_processes() -> int:
+    """Worker processes for a large input: one per available core, as many as memory holds."""
+    cores = available_cores()
+    memory = _available_memory()
+    return max(1, min(cores, memory // WORKER_MEMORY)) if memory is not None else cores
+
+
+class AutoPool:
+    """Extraction sized to the machine and the input: a pool of up to ``most`` worker processes
+    (default :func:`default_processes`), one for each full batch of the first new documents,
+    or this process alone when they are fewer than two batches (a handful of articles is parsed
+    before a pool would have loaded its models). Reads ahead at most ``most`` batches to decide."""
+
+    def __init__(self, most: int | None = None) -> None:
+        self.most = most or default_processes()
+        self.pool: ProcessPool | None = None
+        self.chosen: int | None = None  # the processes this build used, once it has decided
+
+    def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
+        documents = iter(documents)
+        head = list(itertools.islice(documents, self.most * BATCH))
+        self.chosen = max(1, min(self.most, len(head) // BATCH))
+        rest = itertools.chain(head, documents)
+        if self.chosen == 1:
+            yield from extract_all(rest)
+            return
+        self.pool = ProcessPool(self.chosen)
+        yield from self.pool(rest)
+
+    def __enter__(self) -> AutoPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.__exit__(*exc)
 
 
 def _warm_up() -> None:

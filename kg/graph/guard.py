@@ -217,32 +217,36 @@ def check(query: Query, allow_service: bool = False) -> None:
                          f"{_where(query.source, token.start)}", hint="pass --allow-service to permit it")
 
 
-def check_bindable(query: Query, names) -> None:
+def check_bindable(query: Query, names, selected: bool = True) -> None:
     """A UsageError unless every name in ``names`` is a variable the query lets kg bind:
-    one its SELECT clause names (or, for ASK and CONSTRUCT, one it uses), and never assigns."""
+    one its SELECT clause names (or, for ASK and CONSTRUCT, one it uses; with ``selected``
+    False, one it uses in any form), and never assigns."""
     for name in names:
         scope = query.scope
         if scope is None:
             raise UsageError(f"--param {name}: kg cannot follow the structure of this query to bind ?{name}")
-        if scope.form == "DESCRIBE" or (scope.form == "SELECT" and scope.star):
+        if not selected and name not in scope.mentioned:
+            raise UsageError(f"--param {name}: the query does not use ?{name}")
+        if selected and (scope.form == "DESCRIBE" or (scope.form == "SELECT" and scope.star)):
             raise UsageError(f"--param {name}: name ?{name} in the query's SELECT clause (a {scope.form}"
                              f"{' *' if scope.star else ''} query cannot be bound)")
-        if scope.form == "SELECT" and name not in scope.projected:
+        if selected and scope.form == "SELECT" and name not in scope.projected:
             raise UsageError(f"--param {name}: the query does not select ?{name}",
                              hint="each --param must be a variable in the SELECT clause")
-        if scope.form != "SELECT" and name not in scope.mentioned:
+        if selected and scope.form != "SELECT" and name not in scope.mentioned:
             raise UsageError(f"--param {name}: the query does not use ?{name}")
         if any(name in s.assigned for s in _binding_scopes(scope, name)):
             raise UsageError(f"--param {name}: the query assigns ?{name} itself (BIND or AS)")
 
 
-def bind(query: Query, terms: dict[str, str]) -> str:
+def bind(query: Query, terms: dict[str, str], selected: bool = True) -> str:
     """The query text with each variable in ``terms`` (name -> an RDF term in SPARQL syntax)
     bound wherever the variable is in scope: a ``VALUES`` block at the start of every group
     pattern of the query, in UNION branches, OPTIONAL, MINUS, EXISTS and nested groups alike,
     and in the subqueries that select it. Inside a group, FILTER and BIND see the value, as
-    they see a value bound by Oxigraph's substitutions. A UsageError as :func:`check_bindable`."""
-    check_bindable(query, terms)
+    they see a value bound by Oxigraph's substitutions. A UsageError as :func:`check_bindable`
+    (``selected`` False binds variables the query does not select, which substitutions cannot)."""
+    check_bindable(query, terms, selected)
     after: dict[int, list[str]] = {}
     before: dict[int, list[str]] = {}
     for name, term in terms.items():

@@ -8,7 +8,12 @@ described (``kg query list`` and the README point there)::
     # Parameters: rel  - a relation's local name, e.g. --param rel=captured (optional)
     #             name - a label or alias of the subject or object entity (optional)
 
-A parameter is required unless its description ends with ``(optional)``. Without a required one
+A parameter is required unless its description ends with ``(optional)``. One whose description
+ends with ``(any case)`` (before any ``(optional)``) is a name looked up in any case: kg binds
+``?NAME_lower`` as well, to the value in lower case, the form in which the entity graph holds
+every label and alias (``skos:hiddenLabel``). Matching that form is an index lookup; comparing
+``LCASE`` of every label with the value scans them all (seconds at a million triples), because
+Oxigraph looks up only terms it is given, never ones it computes. Without a required one
 a query still runs, matching nothing (an unbound variable equals nothing), so a forgotten
 ``--param`` would look like an empty answer; with one it does not declare, Oxigraph refuses the
 binding with a message about projected variables. Both are caught here, before the query runs.
@@ -25,6 +30,8 @@ from ..errors import UsageError
 _HEADER = re.compile(r"^#\s*Parameters:\s*(.*)$")
 _ENTRY = re.compile(r"^#?\s*([A-Za-z_][A-Za-z0-9_]*)\s+-\s+(.+?)\s*$")
 _OPTIONAL = "(optional)"
+_ANY_CASE = "(any case)"
+LOWER = "_lower"  # the suffix of the variable an (any case) parameter is bound to in lower case
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,7 @@ class Parameter:
     name: str
     description: str
     required: bool
+    any_case: bool = False
 
 
 def declared(text: str) -> dict[str, Parameter] | None:
@@ -52,7 +60,9 @@ def declared(text: str) -> dict[str, Parameter] | None:
                 raise ValueError(f"unreadable parameter line {entry!r}: expected 'NAME - description'")
             name, description = match.groups()
             required = not description.endswith(_OPTIONAL)
-            out[name] = Parameter(name, description.removesuffix(_OPTIONAL).strip(), required)
+            description = description.removesuffix(_OPTIONAL).strip()
+            any_case = description.endswith(_ANY_CASE)
+            out[name] = Parameter(name, description.removesuffix(_ANY_CASE).strip(), required, any_case)
         return out
     return None
 
@@ -84,3 +94,11 @@ def check(query: str, text: str, params: dict[str, str]) -> None:
         if parameter.required and parameter.name not in params:
             raise UsageError(f"query {query!r} needs --param {parameter.name}=VALUE",
                              hint=parameter.description)
+
+
+def lowered(text: str, params: dict[str, str]) -> dict[str, str]:
+    """``NAME_lower`` -> the value in lower case, for each parameter of ``params`` that ``text``
+    declares ``(any case)``."""
+    wanted = declared(text) or {}
+    return {name + LOWER: value.lower() for name, value in params.items()
+            if name in wanted and wanted[name].any_case}

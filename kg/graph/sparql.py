@@ -26,7 +26,7 @@ from ..resources import queries_dir
 from ..store import Store
 from . import guard, isolated
 from ..vocab import ENTITY_GRAPH
-from .parameters import check as check_parameters
+from .parameters import check as check_parameters, lowered
 
 FORMATS = ("table", "csv", "tsv", "json")
 _BATCH = 2000  # rows per message from the child process
@@ -89,6 +89,10 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
     parsed = guard.parse(text)
     guard.check(parsed, allow_service)
     guard.check_bindable(parsed, params or {})
+    lower = lowered(text, params or {})
+    if lower:  # not selected, so bound in the text on every store (substitutions take selected ones only)
+        parsed = guard.parse(guard.bind(parsed, {name: str(ox.Literal(value)) for name, value in lower.items()},
+                                        selected=False))
     substitutions = {}
     for name, value in (params or {}).items():
         try:

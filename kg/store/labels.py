@@ -1,65 +1,72 @@
 """The entity graph, computed from what the document graphs hold. Shared by every store.
 
 Each entity once: one rdfs:label / skos:prefLabel and every other surface form as a
-skos:altLabel, and the rest of what the documents say about it (its types, GeoNames id and
-coordinates, and the facts it is the subject of), each triple once however many documents state
-it. Left out are the per-document links (``kg:mentionedIn``) and the surface forms the labels sum
-up. This graph is the default graph of user queries: the facts and the entities, where the
-documents' graphs keep the provenance (documents, assertions, evidence).
+skos:altLabel, each of these forms in lower case as a skos:hiddenLabel (SKOS's label for search:
+a name is found by an index lookup of its lower case, where comparing ``LCASE`` of every label
+scans them all: seconds at a million triples), and the rest of what the documents say about it
+(its types, GeoNames id and coordinates, and the facts it is the subject of), each triple once
+however many documents state it. Left out are the per-document links (``kg:mentionedIn``) and
+the surface forms the labels sum up. This graph is the default graph of user queries: the facts
+and the entities, where the documents' graphs keep the provenance (documents, assertions, evidence).
+
+A store recomputes it :data:`BLOCK` entities at a time from each entity's own triples (an index
+lookup per entity), so a refresh costs what the entities it is given cost, whatever the size of
+the store, and holds one block in memory.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 
-from ..extract.gazetteer import load_gazetteer
-from ..rdf import ALT_LABEL, LABEL, PREF_LABEL, N, literal
-from ..vocab import ENTITY_GRAPH
+from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, N, literal
+from ..vocab import ENTITY_GRAPH, KG, document_graph
+
+BLOCK = 2000  # entities per step: bounded memory and bounded query texts
+DOCUMENT_GRAPHS = str(document_graph(""))  # the prefix of every document's graph
+_SURFACE_FORM, _GAZETTEER_ID, _MENTIONED_IN = N(KG.surfaceForm), N(KG.gazetteerId), N(KG.mentionedIn)
+_NOT_COPIED = (_SURFACE_FORM, _MENTIONED_IN)  # per document; the labels sum the forms up
 
 
-BLOCK = 2000  # entities per VALUES block: bounded query texts
-_DOCUMENTS = f"FILTER(?g != <{ENTITY_GRAPH}>)"  # what the documents say, not this graph's own copy
-_NOT_COPIED = "kg:mentionedIn, kg:surfaceForm"
+def all_entities(store) -> list[str]:
+    """The IRIs of every entity a document mentions, sorted."""
+    rows = store.query("SELECT DISTINCT ?e WHERE { GRAPH ?g { ?e kg:mentionedIn ?d } }", union=False)
+    return sorted(row["e"].value for row in rows)
 
 
-def entity_label_quads(store, subset: list[str] | None) -> tuple[list[ox.Quad], set[str]]:
-    """Quads of the entity graph for ``subset`` (entity IRIs) or all entities: labels from the
-    surface forms and gazetteer links, and the entities' other triples, from the document graphs."""
-    gazetteer = load_gazetteer()
-    values = "" if subset is None else "VALUES ?e { " + " ".join(f"<{iri}>" for iri in subset) + " } "
-    forms: dict[str, dict[str, int]] = defaultdict(dict)
-    gaz_ids: dict[str, str] = {}
-    for row in store.query(
-        f"SELECT ?e ?form (COUNT(*) AS ?n) WHERE {{ {values}GRAPH ?g {{ ?e kg:surfaceForm ?form }} }} "
-        "GROUP BY ?e ?form", union=False,
-    ):
-        forms[row["e"].value][row["form"].value] = int(row["n"].value)
-    for row in store.query(f"SELECT DISTINCT ?e ?id WHERE {{ {values}GRAPH ?g {{ ?e kg:gazetteerId ?id }} {_DOCUMENTS} }}",
-                           union=False):
-        gaz_ids[row["e"].value] = row["id"].value
+def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
+    todo = sorted(set(entities))
+    for start in range(0, len(todo), BLOCK):
+        yield todo[start:start + BLOCK]
+
+
+def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, object]]) -> list[ox.Quad]:
+    """The entity graph's quads of one entity, from the (predicate, object) pairs of its triples
+    in the documents' graphs, one pair per graph that holds it: the label is the gazetteer's,
+    else the surface form most documents use (then the longest, then the first)."""
+    from ..extract.gazetteer import load_gazetteer  # here: a store that refreshes nothing never reads it
+
     graph = N(ENTITY_GRAPH)
-    quads = []
-    touched = forms.keys() | gaz_ids.keys() | set(subset or ())
-    for iri in forms.keys() | gaz_ids.keys():
-        counts = forms.get(iri, {})
-        entry = gazetteer.entries.get(gaz_ids.get(iri, ""))
-        if entry is None and not counts:
+    forms: dict[str, int] = {}
+    gazetteer_id = None
+    copied: dict[tuple, None] = {}
+    for predicate, obj in triples:
+        if predicate == _SURFACE_FORM:
+            forms[obj.value] = forms.get(obj.value, 0) + 1
             continue
-        label = entry.label if entry else max(counts, key=lambda f: (counts[f], len(f), f))
-        node = ox.NamedNode(iri)
+        if predicate == _GAZETTEER_ID:
+            gazetteer_id = obj.value
+        if predicate not in _NOT_COPIED:
+            copied[(predicate, obj)] = None
+    quads = []
+    entry = load_gazetteer().entries.get(gazetteer_id or "")
+    if entry is not None or forms:
+        label = entry.label if entry else max(forms, key=lambda f: (forms[f], len(f), f))
         quads.append(ox.Quad(node, LABEL, literal(label), graph))
         quads.append(ox.Quad(node, PREF_LABEL, literal(label), graph))
-        for form in sorted(counts):
-            if form != label:
-                quads.append(ox.Quad(node, ALT_LABEL, literal(form), graph))
-    entities = sorted(touched)
-    for start in range(0, len(entities), BLOCK):
-        block = " ".join(f"<{iri}>" for iri in entities[start:start + BLOCK])
-        for row in store.query(
-            f"SELECT DISTINCT ?e ?p ?o WHERE {{ VALUES ?e {{ {block} }} GRAPH ?g {{ ?e ?p ?o }} "
-            f"{_DOCUMENTS} FILTER(?p NOT IN ({_NOT_COPIED})) }}", union=False,
-        ):
-            quads.append(ox.Quad(row["e"], row["p"], row["o"], graph))
-    return quads, touched
+        quads.extend(ox.Quad(node, ALT_LABEL, literal(form), graph) for form in sorted(forms) if form != label)
+        quads.extend(ox.Quad(node, HIDDEN_LABEL, literal(key), graph)
+                     for key in sorted({form.lower() for form in (label, *forms)}))
+    quads.extend(ox.Quad(node, predicate, obj, graph) for predicate, obj in copied)
+    return quads

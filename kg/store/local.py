@@ -23,12 +23,12 @@ import pyoxigraph as ox
 
 from ..errors import StoreError
 from ..faults import crash_point
-from ..rdf import TYPE, N, extraction_quads
+from ..rdf import HIDDEN_LABEL, TYPE, N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .journal import Journal
-from .labels import entity_label_quads
+from . import labels
 from .protocol import Capabilities
 
 JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it did not make alone
@@ -73,11 +73,12 @@ class LocalStore:
         if writable:
             self._ensure_ontology()
             self._take_out_unfinished()
-            # a store made before the entity graph held the entities' types and facts: the next
-            # build recomputes the whole graph, as it does while labels are stale
+            # a store made before the entity graph held the entities' types and facts, or their
+            # lower-case names: the next build recomputes the whole graph, as while labels are stale
             entities = N(ENTITY_GRAPH)
-            if self._ox.contains_named_graph(entities) and \
-                    next(iter(self._ox.quads_for_pattern(None, TYPE, None, entities)), None) is None:
+            if self._ox.contains_named_graph(entities) and any(
+                    next(iter(self._ox.quads_for_pattern(None, term, None, entities)), None) is None
+                    for term in (TYPE, HIDDEN_LABEL)):
                 self.mark_labels_stale()
 
     # ------------------------------------------------------------------ writing
@@ -177,26 +178,29 @@ class LocalStore:
             self._ox.remove(quad)
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
-        """Recompute entity labels: one rdfs:label/skos:prefLabel per entity, other forms as altLabels.
-
-        With ``entities`` (IRIs), only those are recomputed (what a build touched); else all.
-        """
+        """Recompute the entity graph (see :mod:`kg.store.labels`) for ``entities`` (IRIs: what a
+        build touched), or for every entity; how many were recomputed. Each entity's triples are
+        read by one index lookup, so the cost is that of the entities, not of the store."""
         graph = N(ENTITY_GRAPH)
         if entities is None:
-            quads, touched = entity_label_quads(self, None)
+            todo = labels.all_entities(self)
             if self._ox.contains_named_graph(graph):
                 self._ox.remove_graph(graph)
-            self._ox.extend(quads)
-            return len(touched)
-        subset = sorted(set(entities))
+        else:
+            todo = entities
         count = 0
-        for start in range(0, len(subset), 2000):  # bounded VALUES blocks
-            quads, touched = entity_label_quads(self, subset[start:start + 2000])
-            for iri in touched:
-                for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
-                    self._ox.remove(quad)
+        for block in labels.blocks(todo):
+            quads = []
+            for iri in block:
+                node = ox.NamedNode(iri)
+                if entities is not None:
+                    for quad in list(self._ox.quads_for_pattern(node, None, None, graph)):
+                        self._ox.remove(quad)
+                quads.extend(labels.entity_quads(node, (
+                    (q.predicate, q.object) for q in self._ox.quads_for_pattern(node, None, None, None)
+                    if isinstance(q.graph_name, ox.NamedNode) and q.graph_name.value.startswith(labels.DOCUMENT_GRAPHS))))
             self._ox.extend(quads)
-            count += len(touched)
+            count += len(block)
         return count
 
     def flush(self) -> None:

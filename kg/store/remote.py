@@ -54,7 +54,7 @@ from ..rdf import N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
-from .labels import entity_label_quads
+from . import labels
 from .protocol import Capabilities, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
@@ -254,9 +254,27 @@ class RemoteStore:
         self._update(f"PREFIX kg: <{KG._NS}>\n{verb} DATA {{ GRAPH <{META_GRAPH}> {{ <{ENTITY_GRAPH}> kg:labelsStale true }} }}")
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
-        quads, touched = entity_label_quads(self, None)  # the server recomputes in one round trip
-        self._put_graph(str(ENTITY_GRAPH), quads)
-        return len(touched)
+        """Recompute the entity graph for ``entities`` (all if None), :data:`labels.BLOCK` at a
+        time: one query for their triples and one update that replaces theirs (each block whole)."""
+        if entities is None:
+            todo = labels.all_entities(self)
+            self._update(f"DROP SILENT GRAPH <{ENTITY_GRAPH}>")
+        else:
+            todo = entities
+        count = 0
+        for block in labels.blocks(todo):
+            values = "VALUES ?e { " + " ".join(f"<{iri}>" for iri in block) + " }"
+            triples: dict[str, list] = {iri: [] for iri in block}
+            for row in self.query(f"SELECT ?e ?p ?o WHERE {{ {values} GRAPH ?g {{ ?e ?p ?o }} "
+                                  f"FILTER(STRSTARTS(STR(?g), \"{labels.DOCUMENT_GRAPHS}\")) }}", union=False):
+                triples[row["e"].value].append((row["p"], row["o"]))
+            quads = [q for iri in block for q in labels.entity_quads(ox.NamedNode(iri), triples[iri])]
+            data = ox.serialize([q.triple for q in quads], format=ox.RdfFormat.N_TRIPLES).decode("utf-8")
+            delete = "" if entities is None else \
+                f"DELETE {{ GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} WHERE {{ {values} GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} ;\n"
+            self._update(f"{delete}INSERT DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {data} }} }}")
+            count += len(block)
+        return count
 
     def flush(self) -> None:
         pass
