@@ -202,18 +202,27 @@ def _conditions(shape: _Shape, classes, v: str) -> Iterator[tuple[str, str]]:
 
 
 def _check(store, shape: _Shape, target: str, classes, message) -> Iterator[Violation]:
+    """The violations of one shape's constraints: one query for the value constraints (each a
+    flag per value), one for the counts."""
     focus = f"{{ SELECT DISTINCT ?f WHERE {{ {target} }} }}"
     text = message[0].value if message else None
+    v = "?f" if shape.path is None else "?v"
+    conditions = list(_conditions(shape, classes, v))
+    if conditions:
+        flags = " ".join(f"BIND(COALESCE({condition}, false) AS ?ok{i})" for i, (_, condition) in enumerate(conditions))
+        failed = " || ".join(f"!?ok{i}" for i in range(len(conditions)))
+        values = "" if shape.path is None else \
+            f"{{ SELECT DISTINCT ?f ?v WHERE {{ GRAPH ?h {{ ?f <{shape.path}> ?v }} }} }}"
+        names = " ".join(f"?ok{i}" for i in range(len(conditions)))
+        for row in store.query(f"SELECT ?f {v if shape.path else ''} {names} WHERE {{ {focus} {values} {flags} "
+                               f"FILTER({failed}) }}", union=False):
+            for i, (component, _) in enumerate(conditions):
+                if row[f"ok{i}"].value != "true":
+                    value = row["v"] if shape.path else None
+                    yield Violation(row["f"].value, shape.path, text or _default(component, value), component)
     if shape.path is None:
-        for component, condition in _conditions(shape, classes, "?f"):
-            for row in store.query(f"SELECT ?f WHERE {{ {focus} FILTER(!COALESCE({condition}, false)) }}", union=False):
-                yield Violation(row["f"].value, None, text or _default(component), component)
         return
     path = f"<{shape.path}>"
-    for component, condition in _conditions(shape, classes, "?v"):
-        for row in store.query(f"SELECT ?f ?v WHERE {{ {focus} {{ SELECT DISTINCT ?f ?v WHERE {{ GRAPH ?h "
-                               f"{{ ?f {path} ?v }} }} }} FILTER(!COALESCE({condition}, false)) }}", union=False):
-            yield Violation(row["f"].value, shape.path, text or _default(component, row["v"]), component)
     counts = [(key, int(limit.value)) for key in ("minCount", "maxCount") for limit in shape.values.get(key, [])]
     if not counts:
         return
