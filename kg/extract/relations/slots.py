@@ -153,7 +153,11 @@ def _adverbial_subject(t, rule) -> list:
     if t.dep_ != "pobj" or t.head.lower_ not in ("in", "with", "as"):
         return []
     qualified = t.head.head
+    while qualified.pos_ == "ADP" and qualified.dep_ in ("conj", "prep") and qualified.head is not qualified:
+        qualified = qualified.head  # "coordinated with and in support of X"
     if qualified.pos_ in ("VERB", "AUX"):
+        if qualified.dep_ == "acl" and pos(qualified.head) == "NOUN":  # "strikes coordinated ... in support of X"
+            return event_agents(qualified.head)
         return subjects(qualified)
     return event_agents(qualified) if pos(qualified) == "NOUN" else []
 
