@@ -1,14 +1,17 @@
 """The `kg` command line. Each command parses its options, calls one library function, prints.
 
-Exit codes: 0 success; 1 a build finished but some inputs could not be read; 2 wrong arguments;
-3 no input could be read; 4 store missing, busy or unreadable; 5 invalid or refused query;
+Exit codes: 0 success; 1 a build or removal finished but some inputs failed, or kg path found no
+chain; 2 wrong arguments; 3 no input could be read (no store is made) or no document matched;
+4 store missing, busy or unreadable, or not a kg store; 5 invalid or refused query;
 6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 8 the Dask cluster cannot be
-reached or a worker failed; 70 an unexpected error (a bug); 78 a data file of kg is invalid.
+reached or a worker failed; 9 an output file cannot be written; 70 an unexpected error (a bug);
+78 a data file of kg is invalid.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 
@@ -68,9 +71,18 @@ def build(sources: tuple[str, ...], store: str | None, processes: int, scheduler
         if verbose:
             click.echo(f"  + {document.name}: {n_assertions} assertions")
 
-    with progress:
-        report = kg.build(sources, store=store, n_process=processes, scheduler=scheduler, workers=workers,
-                          on_problem=on_problem, on_document=on_document)
+    if not any(source == "-" or os.path.lexists(source) for source in sources):
+        # nothing to read: report each source in ingest's words, and make no (empty) store
+        from .builder import BuildReport
+        from .ingest import iter_inputs
+
+        report = BuildReport(problems=list(iter_inputs(sources)))
+        for problem in report.problems:
+            on_problem(problem)
+    else:
+        with progress:
+            report = kg.build(sources, store=store, n_process=processes, scheduler=scheduler, workers=workers,
+                              on_problem=on_problem, on_document=on_document)
     click.echo(f"built: {report.added} new documents, {report.skipped} already stored, "
                f"{report.assertions} assertions, {len(report.problems)} inputs failed")
     if report.problems:
@@ -89,9 +101,10 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
           timeout: float) -> None:
     """Run SPARQL: a name from queries/ (e.g. allies), a .rq file, or the query text.
 
-    The default graph is the union of all documents' graphs. Queries are read-only; SERVICE
-    needs --allow-service. On a local store the query runs in a child process that is killed
-    at --timeout and may use KG_QUERY_MEMORY MiB of memory (default 2048); on a server, kg
+    The default graph is the facts and the entities (labels, types, places), each triple once; the
+    documents and their assertions are in each document's graph (GRAPH ?g). Queries are read-only;
+    SERVICE needs --allow-service. On a local store the query runs in a child process that is
+    killed at --timeout and may use KG_QUERY_MEMORY MiB of memory (default 2048); on a server, kg
     closes the connection at --timeout or once it has read KG_QUERY_MEMORY MiB.
     """
     import kg
@@ -185,12 +198,13 @@ def validate(store: str | None, file: str | None) -> None:
     sys.exit(6)
 
 
-def _graph(store: str | None, relations: str | None = None, since: str | None = None, until: str | None = None):
+def _graphs(store: str | None, relations: str | None = None, since: str | None = None, until: str | None = None):
+    """The whole entity graph (to look names up in) and the facts of the relations and dates asked for."""
     import kg
     from .graph.analysis import filter_graph
 
-    graph = kg.to_networkx(store=store)
-    return filter_graph(graph, relations.split(",") if relations else None, since, until)
+    entities = kg.to_networkx(store=store)
+    return entities, filter_graph(entities, relations.split(",") if relations else None, since, until)
 
 
 _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked)."
@@ -211,7 +225,8 @@ def analyze(store, relations, since, until, top, ego, radius, fmt) -> None:
     from .graph.analysis import analyze as run
     from .graph.sparql import table
 
-    result = run(_graph(store, relations, since, until), top=top, ego=ego, radius=radius)
+    entities, graph = _graphs(store, relations, since, until)
+    result = run(graph, top=top, ego=ego, radius=radius, entities=entities)
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1, ensure_ascii=False))
         return
@@ -258,45 +273,52 @@ def path(source, target, store, relations, limit, fmt) -> None:
     import kg
     from .graph.analysis import paths
 
-    graph = _graph(store, relations)
+    entities, graph = _graphs(store, relations)
     with kg.open_store(store) as s:
-        chains = paths(s, graph, source, target, limit=limit)
+        found = paths(s, graph, source, target, limit=limit, entities=entities)
     if fmt == "json":
-        click.echo(json.dumps([[h.__dict__ for h in chain] for chain in chains], indent=1, ensure_ascii=False))
+        click.echo(json.dumps([[h.__dict__ for h in chain] for chain in found.chains], indent=1, ensure_ascii=False))
         return
-    if not chains:
-        click.echo(f"no chain of facts connects {source} and {target}")
+    if not found.chains:
+        why = ""
+        if found.factless:
+            facts = f"no {' or '.join(relations.split(','))} facts" if relations else "no facts"
+            verb = "takes" if len(found.factless) == 1 else "take"
+            why = f": {' and '.join(found.factless)} {verb} part in {facts}"
+        click.echo(f"no chain of facts connects {found.source} and {found.target}{why}")
         sys.exit(1)
-    for number, chain in enumerate(chains, start=1):
+    for number, chain in enumerate(found.chains, start=1):
         click.echo(f"chain {number}:")
         for hop in chain:
-            click.echo(f"  {hop.source} --{hop.predicate}--> {hop.target}")
+            # a symmetric fact (allyOf) holds both ways: no arrowhead
+            click.echo(f"  {hop.source} --{hop.predicate}--{'' if hop.symmetric else '>'} {hop.target}")
             for sentence, document in hop.evidence[:3]:
                 click.echo(f"      [{document}] {sentence}")
 
 
 @cli.command()
 @_store_option
-@click.option("-o", "--output", metavar="FILE", required=True, help="The .html or .png file to write.")
-@click.option("--format", "fmt", type=click.Choice(["html", "png"]), help="Default: from the file name.")
+@click.option("-o", "--output", metavar="FILE", required=True, help="The .html, .png, .svg or .pdf file to write.")
+@click.option("--format", "fmt", type=click.Choice(["html", "png", "svg", "pdf"]), help="Default: from the file name.")
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
 @click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
               help="Draw the best-connected entities only.")
 @click.option("--title", default="kg: who did what to whom", show_default=True)
 def viz(store, output, fmt, relations, max_nodes, title) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
-    names and evidence on click) or a static picture (.png)."""
+    names and evidence on click) or a static picture (.png, .svg, .pdf)."""
     import kg
-    from .graph.viz import graph_data, write_html, write_png
+    from .graph.viz import format_for, graph_data, write_html, write_picture
 
-    fmt = fmt or ("png" if output.lower().endswith(".png") else "html")
-    graph = _graph(store, relations)
-    if fmt == "png":
-        write_png(graph, output, title=title, max_nodes=min(max_nodes, 150))
-    else:
+    fmt = fmt or format_for(output)
+    _, graph = _graphs(store, relations)
+    if fmt == "html":
         with kg.open_store(store) as s:
             data = graph_data(s, graph, max_nodes=max_nodes)
         write_html(data, output, title=title)
+    else:
+        max_nodes = min(max_nodes, 150)  # more names than a page of print can hold
+        write_picture(graph, output, fmt, title=title, max_nodes=max_nodes)
     click.echo(f"wrote {output}: {min(graph.number_of_nodes(), max_nodes)} entities", err=True)
 
 

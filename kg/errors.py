@@ -49,6 +49,12 @@ class ModelError(KGError):
     exit_code = 7
 
 
+class OutputError(KGError):
+    """An output file that cannot be written: its folder is missing or read-only, it is a folder, the disk is full."""
+
+    exit_code = 9
+
+
 class DataError(KGError):
     """One of kg's data files (ontology, lexicon, gazetteer, word lists) cannot be used."""
 

@@ -28,8 +28,8 @@ def test_rdflib_dataset_over_the_store(example_store):
 def test_fact_stated_twice_is_one_triple_with_two_assertions(example_store):
     result = kg.query(
         "SELECT (COUNT(DISTINCT ?g) AS ?graphs) (COUNT(DISTINCT ?st) AS ?assertions) WHERE { "
-        "GRAPH ?g { ?s kg:captured ?o } ?s rdfs:label 'Islamic State' . ?o rdfs:label 'Arsal' . "
-        "?st rdf:subject ?s ; rdf:predicate kg:captured ; rdf:object ?o }",
+        "?s kg:captured ?o ; rdfs:label 'Islamic State' . ?o rdfs:label 'Arsal' . "  # the fact, once
+        "GRAPH ?g { ?s kg:captured ?o . ?st rdf:subject ?s ; rdf:predicate kg:captured ; rdf:object ?o } }",
         store=example_store,
     )
     assert result.rows == (("2", "2"),)
@@ -41,6 +41,6 @@ def test_entity_resolution_labels(example_store):
         store=example_store,
     )
     assert {r[0] for r in result.rows} >= {"Daesh", "IS"}
-    merges = kg.query("SELECT ?form ?rule WHERE { ?m kg:mergedInto ?e ; kg:mergedForm ?form ; kg:mergeRule ?rule . "
-                      "?e rdfs:label 'Al-Bukamal' }", store=example_store)
+    merges = kg.query("SELECT ?form ?rule WHERE { ?e rdfs:label 'Al-Bukamal' . GRAPH ?g { ?m kg:mergedInto ?e ; "
+                      "kg:mergedForm ?form ; kg:mergeRule ?rule } }", store=example_store)
     assert ("Albukamal", "gazetteer-alias") in merges.rows

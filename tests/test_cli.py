@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import subprocess
 import sys
 
@@ -119,8 +121,8 @@ def test_stdin_and_jsonl_metadata(tmp_path):
                        "date": "2015-09-28", "url": "https://example.org/kunduz", "source": "VOA"})
     result = run_kg("build", "-", "--store", str(tmp_path / "s"), stdin=line)
     assert result.returncode == 0, result.stderr
-    out = run_kg("query", "SELECT ?t ?d ?src WHERE { ?doc <http://purl.org/dc/terms/title> ?t ; "
-                 "<http://purl.org/dc/terms/date> ?d ; <http://purl.org/dc/terms/publisher> ?src }",
+    out = run_kg("query", "SELECT ?t ?d ?src WHERE { GRAPH ?g { ?doc <http://purl.org/dc/terms/title> ?t ; "
+                 "<http://purl.org/dc/terms/date> ?d ; <http://purl.org/dc/terms/publisher> ?src } }",
                  "--store", str(tmp_path / "s"), "--format", "csv").stdout
     assert "Kunduz falls,2015-09-28,VOA" in out
     assert "Taliban,Kunduz" in run_kg("query", "captures", "--store", str(tmp_path / "s"), "--format", "csv").stdout
@@ -180,3 +182,229 @@ def test_store_location_from_environment(tmp_path):
     result = run_kg("build", str(EXAMPLES / "001_ded2ed7496c25a53.txt"), env=env)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "envstore" / "CURRENT").exists()
+
+
+@pytest.mark.parametrize("command", [["export"], ["viz"]])
+def test_an_output_that_cannot_be_written_is_one_line_naming_it(example_store, tmp_path, command):
+    suffix = ".ttl" if command == ["export"] else ".html"
+    folder = tmp_path / f"existing{suffix}"
+    folder.mkdir()
+    for target, cause in [(f"/missing/dir/g{suffix}", "the folder /missing/dir does not exist"),
+                          (f"/sys/g{suffix}", "permission denied"),
+                          (str(folder), "it is a folder (give a file name inside it)")]:
+        result = run_kg(*command, "--store", str(example_store), "-o", target)
+        assert result.returncode == 9, result.stderr
+        assert result.stderr == f"Error: cannot write {target}: {cause}\n"
+    assert [p.name for p in tmp_path.iterdir()] == [folder.name] and not any(folder.iterdir())
+
+
+def test_output_goes_through_a_temporary_file_no_planted_link_can_redirect(example_store, tmp_path):
+    import os
+    import stat
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    out = tmp_path / "g.ttl"
+    (tmp_path / "g.ttl.part").symlink_to(victim)  # the name the old writer used
+    result = run_kg("export", "--store", str(example_store), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert victim.read_text() == "keep me"
+    assert len(list(ox.parse(path=str(out), format=ox.RdfFormat.TURTLE))) > 300
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.ttl", "g.ttl.part", "victim.txt"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask, "as open() would make it, not private"
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path):
+    from kg.graph.export import output_file
+
+    out = tmp_path / "g.ttl"
+    out.write_text("old")
+    with pytest.raises(RuntimeError), output_file(out) as f:
+        f.write(b"half of the new")
+        raise RuntimeError("the store failed midway")
+    assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["g.ttl"]
+
+
+def test_a_folder_that_is_not_a_store_is_refused(tmp_path):
+    articles = tmp_path / "articles"
+    articles.mkdir()
+    (articles / "a.txt").write_text("The Taliban seized Kunduz.")
+    result = run_kg("build", str(articles), "--store", str(articles))
+    assert result.returncode == 4
+    assert result.stderr == (f"Error: {articles} is not a kg store: the folder holds other files "
+                             "(give --store a new or empty folder, or an existing store)\n")
+    assert [p.name for p in articles.iterdir()] == ["a.txt"], "nothing written among the articles"
+    file = articles / "a.txt"
+    result = run_kg("build", str(file), "--store", str(file))
+    assert result.returncode == 4
+    assert result.stderr == f"Error: {file} is a file, not a kg store (give --store a new or empty folder)\n"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run_kg("build", str(file), "--store", str(empty)).returncode == 0
+
+
+def test_a_build_with_nothing_to_read_makes_no_store(tmp_path):
+    store = tmp_path / "store"
+    result = run_kg("build", "nosuchfile.txt", "--store", str(store))
+    assert result.returncode == 3
+    assert result.stderr == "Error: nosuchfile.txt: no such file or folder\n"
+    assert not store.exists()
+
+
+def test_every_ready_query_declares_its_parameters():
+    from kg.graph.parameters import declared
+    from kg.graph.sparql import named_queries
+
+    for name, path in named_queries().items():
+        text = path.read_text(encoding="utf-8")
+        parameters = declared(text)
+        assert parameters is not None, f"{name}: no '# Parameters:' line"
+        for parameter in parameters:
+            assert f"?{parameter}" in text, f"{name}: declares {parameter} but never uses it"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["entity"], "Error: query 'entity' needs --param name=VALUE "
+                     "(a label or alias of the entity, e.g. --param name=Hezbollah)"),
+        (["allies", "--param", "name=Hezbollah"], "Error: query 'allies' has no parameter 'name' (its parameters: none)"),
+        (["evidence", "--param", "relation=captured"],
+         "Error: query 'evidence' has no parameter 'relation' (its parameters: rel, name)"),
+    ],
+)
+def test_query_parameters_are_checked_against_the_header(example_store, args, message):
+    result = run_kg("query", *args, "--store", str(example_store))
+    assert result.returncode == 2
+    assert result.stderr == message + "\n"
+
+
+def test_optional_parameters_may_be_left_out(example_store):
+    result = run_kg("query", "evidence", "--store", str(example_store), "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) > 20
+
+
+def test_symmetric_facts_have_one_direction_in_every_output(example_store, tmp_path):
+    import networkx as nx
+
+    import kg
+    from kg.ontology import symmetric_relations
+
+    assert symmetric_relations() == {"allyOf", "ceasefireWith"}
+    graph = kg.to_networkx(store=example_store)
+    symmetric = sum(1 for *_, d in graph.edges(data=True) if d["predicate"] in symmetric_relations())
+    assert symmetric >= 4  # Assad and Hezbollah allies, the Islamic State's ceasefires
+    for fmt, read in [("graphml", nx.read_graphml), ("gexf", nx.read_gexf),
+                      ("json", lambda p: nx.node_link_graph(json.loads(p.read_text()), edges="edges"))]:
+        out = tmp_path / f"g.{fmt}"
+        assert run_kg("export", "--store", str(example_store), "--format", fmt, "-o", str(out)).returncode == 0
+        for g in (graph, read(out)):
+            edges = [(s, o, d) for s, o, d in g.edges(data=True) if d["predicate"] in symmetric_relations()]
+            assert len(edges) == symmetric, fmt
+            assert all(str(d["symmetric"]).lower() == "true" and s < o for s, o, d in edges), (fmt, edges)
+            assert all(str(d["symmetric"]).lower() == "false" for _, _, d in g.edges(data=True)
+                       if d["predicate"] not in symmetric_relations()), fmt
+    rows = json.loads(run_kg("query", "entity", "--param", "name=Hezbollah", "--store", str(example_store),
+                             "--format", "json").stdout)["results"]["bindings"]
+    assert {(r["direction"]["value"], r["relation"]["value"], r["other"]["value"]) for r in rows} >= {
+        ("<->", "ally of", "Bashar al-Assad"), ("<->", "ceasefire with", "Islamic State"),
+        ("->", "attacked", "Nusra Front")}
+
+
+def test_the_readme_inline_query_prints_each_answer_once_with_a_label(example_store):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = [m for m in re.findall(r'^kg query (".*")$', readme, flags=re.M)]
+    result = run_kg("query", shlex.split(line)[0], "--store", str(example_store), "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout.splitlines()
+    assert rows[0] == "who,name"
+    assert len(rows[1:]) == len(set(rows[1:])) > 0, "each answer once"
+    assert "https://w3id.org/kg/id/entity/lebanon-armed-forces,Lebanese army" in rows
+
+
+def test_a_write_that_fails_midway_names_the_cause_and_leaves_the_old_file(example_store, tmp_path):
+    import resource
+
+    out = tmp_path / "g.nq"
+    out.write_text("the export of yesterday")
+
+    def small_files() -> None:  # a disk that fills up after 20 kB (Python ignores SIGXFSZ: writes fail)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
+
+    result = subprocess.run([sys.executable, "-m", "kg", "export", "--format", "nquads", "-o", str(out),
+                             "--store", str(example_store)], capture_output=True, text=True, cwd=ROOT,
+                            preexec_fn=small_files, timeout=300)
+    assert result.returncode == 9
+    assert result.stderr == f"Error: cannot write {out}: file too large\n"
+    assert out.read_text() == "the export of yesterday" and [p.name for p in tmp_path.iterdir()] == ["g.nq"]
+
+
+def test_the_default_graph_is_the_facts_and_the_entities(store_copy):
+    from kg.vocab import ENTITY_GRAPH, KG, META_GRAPH, document_graph
+
+    raw = ox.Store(str(store_copy))  # the bookkeeping a build in progress leaves
+    doc = next(g for g in raw.named_graphs() if g.value.startswith(str(document_graph(""))))
+    raw.add(ox.Quad(doc, ox.NamedNode(str(KG.writeInProgress)), ox.Literal(True), ox.NamedNode(str(META_GRAPH))))
+    raw.add(ox.Quad(ox.NamedNode(str(ENTITY_GRAPH)), ox.NamedNode(str(KG.labelsStale)), ox.Literal(True),
+                    ox.NamedNode(str(META_GRAPH))))
+    del raw
+    (store_copy / "LOCK").unlink(missing_ok=True)
+
+    def rows(sparql):
+        result = run_kg("query", sparql, "--store", str(store_copy), "--format", "csv")
+        assert result.returncode == 0, result.stderr
+        return result.stdout.splitlines()[1:]
+
+    predicates = set(rows("SELECT DISTINCT ?p WHERE { ?s ?p ?o }"))
+    ns = str(KG._NS)
+    assert {ns + "captured", ns + "allyOf", "http://www.w3.org/2000/01/rdf-schema#label",
+            "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"} <= predicates
+    for hidden in ("http://www.w3.org/2000/01/rdf-schema#domain", "http://www.w3.org/2002/07/owl#versionInfo",
+                   ns + "writeInProgress", ns + "labelsStale", ns + "mentionedIn", ns + "evidence"):
+        assert hidden not in predicates
+    assert all(s.startswith("https://w3id.org/kg/id/entity/") for s in rows("SELECT DISTINCT ?s WHERE { ?s ?p ?o }"))
+    assert rows("SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?d a kg:Document } }") == ["2"]
+
+
+def test_the_entity_graph_built_in_steps_is_the_one_built_at_once(example_store, tmp_path):
+    import kg
+    from kg.vocab import ENTITY_GRAPH
+
+    def entity_graph(location):
+        with kg.open_store(location) as s:
+            return {str(q) for q in s.quads(ox.NamedNode(str(ENTITY_GRAPH)))}
+
+    first, second = sorted(EXAMPLES.glob("*.txt"))
+    stepwise = tmp_path / "stepwise"
+    kg.build([str(first)], store=stepwise)
+    alone = entity_graph(stepwise)
+    kg.build([str(second)], store=stepwise)
+    assert entity_graph(stepwise) == entity_graph(example_store)
+    kg.remove([second.stem], store=stepwise)
+    assert entity_graph(stepwise) == alone
+
+
+def test_a_server_reads_the_same_default_graph_from_the_query_text(example_store):
+    """RemoteStore wraps a query's pattern in GRAPH <entities> (the protocol's default-graph-uri
+    would hide the named graphs): the same answers as Oxigraph's own default graph."""
+    from kg.graph.guard import in_graph, parse
+    from kg.vocab import ENTITY_GRAPH, PREFIXES
+
+    store = ox.Store.read_only(str(example_store))
+    graph = ox.NamedNode(str(ENTITY_GRAPH))
+    for sparql in ["SELECT ?who ?name WHERE { ?who kg:attacked ?x ; rdfs:label ?name . ?x rdfs:label 'Islamic State' }",
+                   "SELECT ?s (COUNT(*) AS ?n) { ?s ?p ?o FILTER(?o != \"}\") } GROUP BY ?s ORDER BY ?s",
+                   "SELECT ?e ?t WHERE { ?e a ?t . FILTER EXISTS { ?e kg:allyOf|^kg:allyOf ?x } "
+                   "{ SELECT ?e WHERE { GRAPH ?g { ?e kg:mentionedIn ?d } } } } # a } in a comment",
+                   "CONSTRUCT WHERE { ?s kg:captured ?o }", "ASK { ?s kg:ceasefireWith ?o }"]:
+        own = store.query(sparql, prefixes=PREFIXES, default_graph=graph)
+        wrapped = store.query(in_graph(parse(sparql), graph.value), prefixes=PREFIXES)
+        if isinstance(own, ox.QueryBoolean):
+            assert bool(own) == bool(wrapped)
+        elif isinstance(own, ox.QuerySolutions):
+            assert sorted(map(str, own)) == sorted(map(str, wrapped)) != [], sparql
+        else:
+            assert set(map(str, own)) == set(map(str, wrapped)) != set(), sparql

@@ -41,6 +41,19 @@ def test_exit_codes_documented():
     from kg import errors
 
     for cls in (errors.UsageError, errors.InputError, errors.StoreError, errors.QueryError,
-                errors.ModelError, errors.DataError):
+                errors.ModelError, errors.DataError, errors.OutputError):
         assert f"| {cls.exit_code} |" in README
     assert "| 6 |" in README  # kg validate: the graph does not conform
+
+
+def test_what_the_readme_recipes_make_is_ignored_by_git():
+    """Stores (`--store X`, `store="X"`) and output files (`-o X`) of the README's commands."""
+    import subprocess
+
+    stores = set(re.findall(r"--store ([\w./-]+)", README)) | set(re.findall(r'store="([\w./-]+)"', README))
+    stores -= {"PATH", "http"}  # the placeholder, and `--store http://HOST:PORT`
+    files = {f for f in re.findall(r"^kg .*?-o ([\w./-]+)", README, flags=re.M) if not f.startswith("docs/")}
+    assert {"dev-store", "kg-store"} <= stores and {"graph.ttl", "graph.html", "graph.png"} <= files
+    for name in sorted({f"{s}/" for s in stores} | files):  # a store is a folder
+        result = subprocess.run(["git", "check-ignore", "-q", "--no-index", name], cwd=ROOT)
+        assert result.returncode == 0, f"{name} is not in .gitignore"

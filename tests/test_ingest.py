@@ -133,8 +133,8 @@ def test_dates_are_typed_in_the_graph_and_filter_it(tmp_path):
     (tmp_path / "feed.jsonl").write_text("\n".join(map(json.dumps, lines)))
     store = tmp_path / "s"
     kg.build([str(tmp_path / "feed.jsonl")], store=store)
-    rows = kg.query("SELECT ?name ?d (DATATYPE(?d) AS ?type) WHERE { ?doc dcterms:identifier ?name ; "
-                    "dcterms:date ?d } ORDER BY ?name", store=store).rows
+    rows = kg.query("SELECT ?name ?d (DATATYPE(?d) AS ?type) WHERE { GRAPH ?g { ?doc dcterms:identifier ?name ; "
+                    "dcterms:date ?d } } ORDER BY ?name", store=store).rows
     xsd = "http://www.w3.org/2001/XMLSchema#"
     assert [tuple(map(str, r)) for r in rows] == [("a", "2015-09-28", xsd + "date"),
                                                   ("b", "2019-04-04T10:00:00+02:00", xsd + "dateTime"),

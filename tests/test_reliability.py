@@ -107,7 +107,7 @@ def test_bad_inputs_each_get_one_line_and_nothing_stored_is_lost(tmp_path, examp
             assert after[graph] == quads, "a stored document changed"
     import kg
 
-    titles = kg.query("SELECT ?t WHERE { ?d <http://purl.org/dc/terms/title> ?t }", store=store).rows
+    titles = kg.query("SELECT ?t WHERE { GRAPH ?g { ?d <http://purl.org/dc/terms/title> ?t } }", store=store).rows
     assert ("Sirte falls",) in titles
     captures = kg.query("captures", store=store).rows
     assert any(row[0] == "Government of National Accord" and row[1] == "Sirte" for row in captures)
@@ -294,7 +294,7 @@ def test_parameters_are_bound_never_spliced(store_copy):
 
 
 def test_query_timeout(store_copy):
-    heavy = ("SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?x . ?b ?q ?x . ?c ?r ?x . ?d ?s ?x . ?e ?t ?x }")
+    heavy = ("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?p ?x . ?b ?q ?x . ?c ?r ?x . ?d ?s ?x . ?e ?t ?x } }")
     result = run_kg("query", heavy, "--store", str(store_copy), "--timeout", "1")
     assert result.returncode == 5
     assert one_line_errors(result.stderr) == [

@@ -202,7 +202,8 @@ def test_bound_json_is_the_same_byte_for_byte(example_store, served):
 
 
 UNBINDABLE = [
-    ("allies", "s=x", "Error: --param s: the query does not select ?s"),  # only its subquery does
+    ("SELECT ?actor WHERE { { SELECT ?s WHERE { ?s kg:allyOf ?o } } ?s rdfs:label ?actor }", "s=x",
+     "Error: --param s: the query does not select ?s"),  # only its subquery does
     ("SELECT ?x WHERE { BIND(1 AS ?x) }", "x=2", "Error: --param x: the query assigns ?x itself (BIND or AS)"),
     ("SELECT * WHERE { ?s ?p ?o }", "s=x", "Error: --param s: name ?s in the query's SELECT clause"),
     ("ASK { ?s ?p ?o }", "z=1", "Error: --param z: the query does not use ?z"),

@@ -64,6 +64,49 @@ def test_path_gives_each_hop_with_its_evidence(example_store):
     assert any(re.match(r"\s+\[\d{3}_[0-9a-f]+\] ", line) for line in lines), "each hop cites its document"
     missing = run_kg("path", "Hezbollah", "Atlantis", "--store", str(example_store))
     assert missing.returncode == 2 and missing.stderr.startswith("Error: no entity called 'Atlantis'")
+    # allyOf is symmetric: stored once (IRI order), printed without an arrowhead
+    ally = run_kg("path", "Hezbollah", "Bashar al-Assad", "--store", str(example_store))
+    assert "  Bashar al-Assad --allyOf-- Hezbollah" in ally.stdout.splitlines()
+
+
+@pytest.fixture(scope="module")
+def kyiv_store(tmp_path_factory):
+    """Kherson in a fact, Kyiv only mentioned: an entity of the graph without facts."""
+    import kg
+
+    folder = tmp_path_factory.mktemp("kyiv")
+    lines = [{"id": "south", "text": "Ukrainian forces recaptured Kherson in November."},
+             {"id": "capital", "text": "Air raid sirens sounded in Kyiv on Monday."}]
+    (folder / "feed.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    kg.build([str(folder / "feed.jsonl")], store=folder / "store")
+    return folder / "store"
+
+
+def test_path_tells_an_entity_without_facts_from_an_unknown_name(kyiv_store):
+    store = str(kyiv_store)
+    lonely = run_kg("path", "Kyiv", "Kherson", "--store", store)
+    assert lonely.returncode == 1, lonely.stderr
+    assert lonely.stdout == "no chain of facts connects Kyiv and Kherson: Kyiv takes part in no facts\n"
+    both = run_kg("path", "Kherson", "Kyiv", "--relations", "allyOf,attacked", "--store", store)
+    assert both.stdout == ("no chain of facts connects Kherson and Kyiv: "
+                           "Kherson and Kyiv take part in no allyOf or attacked facts\n")
+    unknown = run_kg("path", "Kherson", "Atlantis", "--store", store)
+    assert unknown.returncode == 2 and unknown.stderr.startswith("Error: no entity called 'Atlantis' in the graph")
+    ego = json.loads(run_kg("analyze", "--ego", "Kyiv", "--format", "json", "--store", store).stdout)
+    assert ego["ego"] == {"entity": "Kyiv", "radius": 1, "nodes": ["Kyiv"], "facts": []}
+
+
+def test_symmetric_facts_count_both_ways_in_pagerank():
+    import networkx as nx
+
+    from kg.graph.analysis import analyze
+
+    graph = nx.MultiDiGraph()
+    for node in ("a", "b"):
+        graph.add_node(node, label=node, type="ArmedGroup", aliases="")
+    graph.add_edge("a", "b", key="allyOf", predicate="allyOf", documents=1, symmetric=True)
+    scores = {iri: score for iri, _, _, score in analyze(graph).pagerank}
+    assert scores["a"] == pytest.approx(scores["b"]), "an alliance has no direction"
 
 
 def test_png_for_reports(example_store, tmp_path):
@@ -71,6 +114,41 @@ def test_png_for_reports(example_store, tmp_path):
     result = run_kg("viz", "--store", str(example_store), "-o", str(out))
     assert result.returncode == 0, result.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20000
+
+
+@pytest.mark.parametrize(("name", "magic"), [("graph.svg", b"<?xml"), ("graph.pdf", b"%PDF"), ("graph.HTML", b"<!DOCTYPE")])
+def test_the_format_follows_the_file_name(example_store, tmp_path, name, magic):
+    out = tmp_path / name
+    result = run_kg("viz", "--store", str(example_store), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes().startswith(magic)
+    if name.endswith(".svg"):
+        assert "<svg" in out.read_text()
+
+
+def test_a_file_name_it_cannot_write_is_refused(example_store, tmp_path):
+    out = tmp_path / "graph.gif"
+    result = run_kg("viz", "--store", str(example_store), "-o", str(out))
+    assert result.returncode == 2
+    assert result.stderr == (f"Error: -o {out}: kg viz cannot write .gif files "
+                             "(name a .html, .htm, .png, .svg, .pdf file, or give --format)\n")
+    assert not out.exists()
+
+
+def test_pictures_draw_symmetric_facts_without_arrowheads(example_store):
+    from matplotlib.patches import ArrowStyle
+
+    import kg
+    from kg.graph.viz import picture
+    from kg.ontology import symmetric_relations
+
+    fig = picture(kg.to_networkx(store=example_store))
+    arrows = [a for a in fig.axes[0].patches if a.get_gid()]
+    drawn = {a.get_gid() for a in arrows}
+    assert {"allyOf", "ceasefireWith", "captured"} <= drawn
+    for arrow in arrows:
+        headless = type(arrow.get_arrowstyle()) is ArrowStyle.Curve
+        assert headless == (arrow.get_gid() in symmetric_relations()), arrow.get_gid()
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +185,7 @@ def _chromium():
 def test_page_in_a_real_browser_offline(page, example_store):
     import kg
     from kg.graph.analysis import filter_graph
+    from kg.ontology import symmetric_relations
 
     graph = filter_graph(kg.to_networkx(store=example_store))  # the entities that take part in facts
     browser = _chromium()
@@ -121,6 +200,13 @@ def test_page_in_a_real_browser_offline(page, example_store):
         assert len(nodes) == graph.number_of_nodes() and len(edges) == graph.number_of_edges()
         counts = browser.find_element("id", "counts").text
         assert counts == f"{graph.number_of_nodes()} entities, {graph.number_of_edges()} facts"
+
+        # symmetric facts (allyOf, ceasefireWith) have no arrowhead, the others have one
+        heads = browser.execute_script(
+            "return [...document.querySelectorAll('g.edge')].map(g => "
+            "[g.dataset.predicate, g.querySelector('path:not(.wide)').hasAttribute('marker-end')])")
+        assert {"allyOf", "ceasefireWith", "captured"} <= {p for p, _ in heads}
+        assert all(head == (p not in symmetric_relations()) for p, head in heads), heads
 
         # click an edge: the evidence appears, with its document
         index = browser.execute_script(
@@ -147,6 +233,44 @@ def test_page_in_a_real_browser_offline(page, example_store):
         assert hidden == sum(1 for *_, d in graph.edges(data=True) if d["predicate"] == "captured")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(ARTIFACTS / "viz-browser.png"))
+    finally:
+        browser.quit()
+
+
+# markup that, unescaped in the page's data block, changes how the HTML parser reads the page
+PAYLOADS = ["<!--<script>", "</script>", "<img src=x onerror=alert(1)>", "a\u2028b"]
+
+
+def test_page_draws_names_and_sentences_holding_markup(tmp_path):
+    import kg
+    from kg.graph.analysis import evidence, filter_graph
+
+    lines = [{"id": p, "title": p, "text": f"The Taliban seized Kunduz {p} in town {i}."} for i, p in enumerate(PAYLOADS)]
+    lines.append({"id": "plain", "text": "Houthi fighters captured Hodeidah."})
+    (tmp_path / "feed.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    store = tmp_path / "store"
+    kg.build([str(tmp_path / "feed.jsonl")], store=store)
+    out = tmp_path / "graph.html"
+    result = run_kg("viz", "--store", str(store), "-o", str(out), "--title", PAYLOADS[0])
+    assert result.returncode == 0, result.stderr
+    graph = filter_graph(kg.to_networkx(store=store))
+    with kg.open_store(store) as s:
+        documents = {doc for a, b, data in graph.edges(data=True) for _, doc in evidence(s, a, data["predicate"], b)}
+    assert set(PAYLOADS[:3]) <= documents, "the payloads are document names of facts"
+    browser = _chromium()
+    try:
+        browser.get(out.as_uri())
+        assert browser.execute_script("return window.kgReady === true")
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []
+        assert len(browser.find_elements("css selector", "g.node")) == graph.number_of_nodes() > 0
+        assert browser.find_element("tag name", "h1").text == PAYLOADS[0]
+        shown = set()
+        for edge in browser.find_elements("css selector", "g.edge"):
+            browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", edge)
+            shown |= set(browser.execute_script(  # textContent: .text would render U+2028 as a space
+                "return [...document.querySelectorAll('#details blockquote.evidence .doc')].map(d => d.textContent)"))
+            assert browser.find_elements("css selector", "#details img") == [], "markup is shown, never made"
+        assert shown == documents
     finally:
         browser.quit()
 

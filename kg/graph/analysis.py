@@ -70,7 +70,13 @@ def _all_relations() -> set[str]:
     return set(relations())
 
 
-def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1) -> Analysis:
+def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entities=None) -> Analysis:
+    """Rankings, communities and components of ``graph``; with ``ego``, that entity's neighbourhood.
+
+    ``entities`` is the graph ``ego`` is looked up in (default ``graph``): the whole entity graph,
+    where ``graph`` keeps only the facts of some relations or dates, so that an entity without
+    such facts is found, with an ego network of itself alone.
+    """
     import networkx as nx
 
     simple = nx.Graph()
@@ -79,7 +85,9 @@ def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1) -> An
     directed.add_nodes_from(graph.nodes(data=True))
     for s, o, data in graph.edges(data=True):
         weight = data.get("documents", 1)
-        for g, (a, b) in ((simple, (s, o)), (directed, (s, o))):
+        # a symmetric fact (allyOf) is one edge that means both directions: PageRank follows it both ways
+        arcs = ((simple, s, o), (directed, s, o)) + (((directed, o, s),) if data.get("symmetric") else ())
+        for g, a, b in arcs:
             if g.has_edge(a, b):
                 g[a][b]["weight"] += weight
             else:
@@ -105,11 +113,12 @@ def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1) -> An
     result.components = sorted((sorted(map(label, c)) for c in nx.connected_components(simple)),
                                key=lambda c: (-len(c), c))
     if ego:
-        center = resolve_entity(graph, ego)
-        sub = nx.ego_graph(simple, center, radius=radius)
+        whole = graph if entities is None else entities
+        center = resolve_entity(whole, ego)
+        sub = nx.ego_graph(simple, center, radius=radius) if center in simple else {center}
         facts = [(label(s), d["predicate"], label(o)) for s, o, d in graph.edges(data=True) if s in sub and o in sub]
-        result.ego = {"entity": label(center), "radius": radius, "nodes": sorted(map(label, sub)),
-                      "facts": sorted(facts)}
+        result.ego = {"entity": whole.nodes[center].get("label", center), "radius": radius,
+                      "nodes": sorted(whole.nodes[n].get("label", n) for n in sub), "facts": sorted(facts)}
     return result
 
 
@@ -135,16 +144,39 @@ class Hop:
     predicate: str
     target: str
     evidence: list[tuple[str, str]]  # (sentence, document)
+    symmetric: bool = False  # source and target as stored (IRI order); the fact holds both ways
 
 
-def paths(store, graph, a: str, b: str, limit: int = 3) -> list[list[Hop]]:
-    """The shortest chains of facts between ``a`` and ``b`` (in either direction), with evidence."""
+@dataclass
+class Chains:
+    """The answer of :func:`paths`: the two entities' labels, the chains found, and which of the
+    two take part in no fact (of the relations asked for), so that no chain can reach them."""
+
+    source: str
+    target: str
+    chains: list[list[Hop]]
+    factless: list[str]
+
+
+def paths(store, graph, a: str, b: str, limit: int = 3, entities=None) -> Chains:
+    """The shortest chains of facts between ``a`` and ``b`` (in either direction), with evidence.
+
+    ``a`` and ``b`` are looked up in ``entities`` (default ``graph``): the whole entity graph,
+    where ``graph`` keeps only some relations' facts, so that an entity with none of those facts
+    is told apart from a name the graph does not know.
+    """
     import networkx as nx
 
-    start, end = resolve_entity(graph, a), resolve_entity(graph, b)
-    simple = nx.Graph(graph.to_undirected(as_view=True))
+    whole = graph if entities is None else entities
+    start, end = resolve_entity(whole, a), resolve_entity(whole, b)
     if start == end:
         raise UsageError("the two entities are the same")
+    label = lambda n: whole.nodes[n].get("label", n)  # noqa: E731
+    factless = [label(n) for n in (start, end) if n not in graph or graph.degree(n) == 0]
+    result = Chains(label(start), label(end), [], factless)
+    if result.factless:
+        return result
+    simple = nx.Graph(graph.to_undirected(as_view=True))
     try:
         found = []
         for route in nx.all_shortest_paths(simple, start, end):
@@ -152,17 +184,16 @@ def paths(store, graph, a: str, b: str, limit: int = 3) -> list[list[Hop]]:
             if len(found) >= limit:
                 break
     except nx.NetworkXNoPath:
-        return []
-    label = lambda n: graph.nodes[n].get("label", n)  # noqa: E731
-    chains = []
+        return result
     for route in found:
         hops = []
         for u, v in zip(route, route[1:]):
             for s, o in ((u, v), (v, u)):
                 for data in (graph.get_edge_data(s, o) or {}).values():
-                    hops.append(Hop(label(s), data["predicate"], label(o), evidence(store, s, data["predicate"], o)))
-        chains.append(hops)
-    return chains
+                    hops.append(Hop(label(s), data["predicate"], label(o), evidence(store, s, data["predicate"], o),
+                                    data.get("symmetric", False)))
+        result.chains.append(hops)
+    return result
 
 
 EVIDENCE = (

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 import pyoxigraph as ox
 
+from ..errors import OutputError
 from ..store import Store
 from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
@@ -94,16 +101,19 @@ def to_networkx(store: Store):
     Nodes are entity IRIs with ``label``, ``type`` (the most specific class) and ``aliases``
     (``|``-separated); each edge is one fact, keyed by its relation, with ``predicate`` (local
     name), ``confidence`` (the highest of its assertions), ``documents`` (how many documents state
-    it) and ``first_date`` / ``last_date`` (of those documents, where they have dates).
+    it), ``symmetric`` (a relation kg.ttl declares symmetric, such as allyOf: one edge, from the
+    entity whose IRI sorts first, that means both directions) and ``first_date`` / ``last_date``
+    (of those documents, where they have dates).
     """
     import networkx as nx
 
-    from ..ontology import superclasses
+    from ..ontology import superclasses, symmetric_relations
 
     graph = nx.MultiDiGraph()
     depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
     ns = str(KG._NS)
     entities = f"<{ENTITY_GRAPH}>"
+    symmetric = symmetric_relations()
     labels: dict[str, str] = {}
     aliases: dict[str, set[str]] = {}
     for row in store.query(f"SELECT ?e ?label ?alt WHERE {{ GRAPH {entities} {{ ?e rdfs:label ?label "
@@ -131,7 +141,7 @@ def to_networkx(store: Store):
                 graph.add_node(node, label=labels.get(node, node.rsplit("/", 1)[-1]), type="Entity", aliases="")
         dates = {k: row[k].value for k in ("first", "last") if row[k] is not None}
         graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
-                       documents=int(row["docs"].value),
+                       documents=int(row["docs"].value), symmetric=predicate in symmetric,
                        **{f"{k}_date": v for k, v in dates.items()})
     return graph
 
@@ -152,7 +162,7 @@ def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
 
 
 def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None) -> int:
-    """Export to ``path`` (written whole, then moved into place) or to ``stdout``."""
+    """Export to ``path`` (see :func:`output_file`) or to ``stdout``."""
     def writer(out):
         if fmt in RDF_FORMATS:
             return export_rdf(store, fmt, out, progress)
@@ -160,9 +170,87 @@ def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], p
 
     if path is None or str(path) == "-":
         return writer(stdout)
+    with output_file(path) as out:
+        return writer(out)
+
+
+@contextmanager
+def output_file(path: str | Path) -> Iterator[IO[bytes]]:
+    """A binary file that becomes ``path`` only once it is written whole.
+
+    The data goes to a temporary file in the target's folder (so the final rename is atomic),
+    created by :func:`tempfile.mkstemp`: a random name opened with ``O_EXCL``, so a symlink
+    planted in the folder cannot redirect the write. On any failure the temporary file is removed
+    and ``path`` is left as it was. A folder that is missing or read-only, a target that is a
+    folder, a full disk raise :class:`~kg.errors.OutputError` naming ``path`` and the cause.
+    """
     path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "wb") as out:
-        count = writer(out)
-    tmp.replace(path)
-    return count
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder", hint="give a file name inside it")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    except OSError as exc:
+        raise _output_error(path, exc) from None
+    raw = os.fdopen(fd, "wb")
+    try:
+        os.fchmod(fd, _file_mode(path))
+        out = _Checked(raw, path)
+        yield out
+        out.flush()
+        try:
+            os.fsync(fd)  # the data on disk before the name points at it
+            raw.close()
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _output_error(path, exc) from None
+    except BaseException:
+        for cleanup in (raw.close, lambda: os.unlink(tmp)):  # a full disk fails the close too
+            try:
+                cleanup()
+            except OSError:
+                pass
+        raise
+
+
+class _Checked:
+    """The temporary file, whose write failures become OutputError: the store reports its own
+    read failures as OSError too, and only a failure here is the output's fault."""
+
+    def __init__(self, file: IO[bytes], path: Path) -> None:
+        self._file, self._path = file, path
+
+    def write(self, data) -> int:
+        try:
+            return self._file.write(data)
+        except OSError as exc:
+            raise _output_error(self._path, exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._file.flush()
+        except OSError as exc:
+            raise _output_error(self._path, exc) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions the output gets: those of the file it replaces, else what open() would give
+    (mkstemp makes its file private)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)  # the only way to read the umask; set back at once
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _output_error(path: Path, exc: OSError) -> OutputError:
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        cause = f"the folder {path.parent} does not exist"
+    elif exc.errno == errno.EISDIR:
+        cause = "it is a folder"
+    else:
+        cause = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+    return OutputError(f"cannot write {path}: {cause}")

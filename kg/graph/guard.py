@@ -261,6 +261,27 @@ def bind(query: Query, terms: dict[str, str]) -> str:
     return text
 
 
+def in_graph(query: Query, graph: str) -> str:
+    """The query text with its WHERE pattern read from the named graph ``graph`` (``WHERE { P }``
+    becomes ``WHERE { GRAPH <G> { P } }``): exact, as every pattern of P outside a ``GRAPH`` block,
+    subqueries and EXISTS included, then reads G, and a ``GRAPH`` block inside P still chooses its
+    own graph. For a SPARQL server, whose protocol's default-graph-uri would hide the named graphs."""
+    if query.scope is None:
+        raise QueryError("kg cannot follow the structure of this query to read it from the facts' graph",
+                         hint="check the query's braces, or name graphs with GRAPH ?g { ... }")
+    if not query.scope.groups:
+        return query.text  # DESCRIBE <iri> with no pattern
+    open_, close, _ = min(query.scope.groups)
+    before, after = {}, {open_: f" GRAPH {_escape_iri('<' + graph + '>')} {{ "}
+    start = _after_prologue(query.tokens)
+    if query.form == "CONSTRUCT" and query.tokens[start + 1].word("WHERE"):
+        # CONSTRUCT WHERE { P } takes a plain pattern: write it as CONSTRUCT { P } WHERE { GRAPH <G> { P } }
+        pattern = query.blanked[query.tokens[open_].end:query.tokens[close].start]
+        after[start] = " { " + pattern + " } "
+    before[close] = " } "
+    return _render(query, after, before)
+
+
 def _binding_scopes(scope: Scope, name: str):
     yield scope
     for child in scope.children:

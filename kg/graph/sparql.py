@@ -25,6 +25,8 @@ from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
 from . import guard, isolated
+from ..vocab import ENTITY_GRAPH
+from .parameters import check as check_parameters
 
 FORMATS = ("table", "csv", "tsv", "json")
 _BATCH = 2000  # rows per message from the child process
@@ -82,7 +84,9 @@ def _term(value: str):
 def run(store: Store, query: str, params: dict[str, str] | None = None, allow_service: bool = False,
         timeout: float | None = None) -> Result:
     """Run a read-only query with bound parameters, stopping it after ``timeout`` seconds."""
-    parsed = guard.parse(load_query(query))
+    text = load_query(query)
+    check_parameters(query, text, params or {})
+    parsed = guard.parse(text)
     guard.check(parsed, allow_service)
     guard.check_bindable(parsed, params or {})
     substitutions = {}
@@ -93,8 +97,8 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
             raise UsageError(f"--param {name}: {exc}") from None
     text = parsed.text
     if store.capabilities.kill_queries:  # evaluated in a child process that the deadline kills
-        return _result(isolated.run(lambda: _batches(_evaluate(lambda: store.query(text, substitutions))), timeout))
-    return _result(_batches(_evaluate(lambda: store.query(text, substitutions, timeout=timeout))))
+        return _result(isolated.run(lambda: _batches(_evaluate(lambda: store.query(text, substitutions, default_graph=ENTITY_GRAPH))), timeout))
+    return _result(_batches(_evaluate(lambda: store.query(text, substitutions, timeout=timeout, default_graph=ENTITY_GRAPH))))
 
 
 def _evaluate(query):

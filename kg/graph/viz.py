@@ -1,11 +1,13 @@
 """Pictures of the graph: ``kg viz -o graph.html`` (interactive, one self-contained file that works
-offline) and ``kg viz --format png`` (a static picture for reports).
+offline) and ``-o graph.png`` / ``.svg`` / ``.pdf`` (a static picture for reports).
 
 The HTML page carries its data and its script inline; it fetches nothing. Nodes are coloured by
 type and sized by degree, edges are labelled by relation; a search box finds entities, check
 boxes hide relation types, a click on a node shows its labels and aliases, a click on an edge the
 sentences and documents that state the fact. The layout is a small force simulation in the page.
-Big graphs are cut to the ``max_nodes`` entities with the most facts (the page says so).
+Big graphs are cut to the ``max_nodes`` entities with the most facts (the page says so). Facts of
+symmetric relations (allyOf, ceasefireWith: see :func:`kg.ontology.symmetric_relations`) are
+drawn without an arrowhead, in the page and in the pictures.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import html
 import json
 from pathlib import Path
 
+from ..errors import UsageError
 from .analysis import evidence
+from .export import output_file
 
 PALETTE = {
     "ArmedGroup": "#d62728", "ArmedForces": "#ff7f0e", "GovernmentAgency": "#1f77b4",
@@ -22,6 +26,23 @@ PALETTE = {
     "Person": "#2ca02c", "PersonGroup": "#bcbd22", "Country": "#7f7f7f", "Region": "#a6a6a6",
     "Settlement": "#c7c7c7", "Location": "#b0b0b0", "Entity": "#e0e0e0",
 }
+FORMATS = {"html": (".html", ".htm"), "png": (".png",), "svg": (".svg",), "pdf": (".pdf",)}
+
+# In the page's data block, "<!--", "<script" and "</script" would change how the HTML parser reads
+# the rest of the page; escaped, no name or sentence can. U+2028/9 end lines in older JavaScript.
+_SCRIPT_SAFE = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
+                0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def format_for(path: str | Path) -> str:
+    """The picture format a file name asks for, from its suffix; a UsageError for any other."""
+    suffix = Path(path).suffix.lower()
+    for fmt, suffixes in FORMATS.items():
+        if suffix in suffixes:
+            return fmt
+    known = ", ".join(s for suffixes in FORMATS.values() for s in suffixes)
+    what = f"{suffix} files" if suffix else "files without a suffix"
+    raise UsageError(f"-o {path}: kg viz cannot write {what}", hint=f"name a {known} file, or give --format")
 
 
 def graph_data(store, graph, max_nodes: int = 300) -> dict:
@@ -36,7 +57,7 @@ def graph_data(store, graph, max_nodes: int = 300) -> dict:
     for s, o, data in graph.edges(data=True):
         if s in index and o in index:
             edges.append({"source": index[s], "target": index[o], "predicate": data["predicate"],
-                          "documents": data.get("documents", 1),
+                          "documents": data.get("documents", 1), "symmetric": data.get("symmetric", False),
                           "evidence": [{"sentence": sent, "document": doc}
                                        for sent, doc in evidence(store, s, data["predicate"], o)]})
     return {"nodes": nodes, "edges": edges, "total_nodes": graph.number_of_nodes(),
@@ -44,22 +65,33 @@ def graph_data(store, graph, max_nodes: int = 300) -> dict:
 
 
 def write_html(data: dict, path: str | Path, title: str = "kg graph") -> None:
-    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")  # no "</script>" inside the data
-    page = (_TEMPLATE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload))
-    Path(path).write_text(page, encoding="utf-8")
+    payload = json.dumps(data, ensure_ascii=False).translate(_SCRIPT_SAFE)
+    page = _TEMPLATE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
+    with output_file(path) as out:
+        out.write(page.encode("utf-8"))
 
 
-def write_png(graph, path: str | Path, title: str = "kg graph", max_nodes: int = 150) -> None:
-    """A static picture: spring layout, nodes coloured by type, edges by relation, a legend."""
+def write_picture(graph, path: str | Path, fmt: str = "png", title: str = "kg graph", max_nodes: int = 150) -> None:
+    """A static picture (png, svg or pdf) of the ``max_nodes`` best-connected entities."""
+    fig = picture(graph, title, max_nodes)
+    import matplotlib.pyplot as plt
+
+    try:
+        with output_file(path) as out:
+            fig.savefig(out, format=fmt, dpi=130)
+    finally:
+        plt.close(fig)
+
+
+def picture(graph, title: str = "kg graph", max_nodes: int = 150):
+    """The matplotlib figure: spring layout, nodes coloured by type, edges by relation, a legend."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        from ..errors import UsageError
-
-        raise UsageError("--format png needs matplotlib", hint="pip install 'kg[viz]'") from None
+        raise UsageError("a picture needs matplotlib", hint="pip install 'kg[viz]', or write .html") from None
     import networkx as nx
 
     degree = dict(graph.degree())
@@ -68,6 +100,7 @@ def write_png(graph, path: str | Path, title: str = "kg graph", max_nodes: int =
     for n in keep:
         sub.add_node(n, **graph.nodes[n])
     relations = sorted({d["predicate"] for _, _, d in graph.edges(data=True)})
+    symmetric = {d["predicate"] for _, _, d in graph.edges(data=True) if d.get("symmetric")}
     cmap = plt.get_cmap("tab10")
     colour_of = {r: cmap(i % 10) for i, r in enumerate(relations)}
     for s, o, d in graph.edges(data=True):
@@ -80,9 +113,12 @@ def write_png(graph, path: str | Path, title: str = "kg graph", max_nodes: int =
         edgelist = [(s, o) for s, o, d in sub.edges(data=True) if d["predicate"] == relation]
         # each relation bends its own way, so two facts between the same entities stay apart
         bend = 0.08 * (number - (len(relations) - 1) / 2)
-        nx.draw_networkx_edges(sub, pos, edgelist=edgelist, edge_color=[colour_of[relation]], width=1.6, alpha=0.8,
-                               ax=ax, arrows=True, arrowstyle="-|>", arrowsize=9, node_size=sizes,
-                               connectionstyle=f"arc3,rad={bend:.2f}")
+        arrows = nx.draw_networkx_edges(
+            sub, pos, edgelist=edgelist, edge_color=[colour_of[relation]], width=1.6, alpha=0.8, ax=ax,
+            arrows=True, arrowstyle="-" if relation in symmetric else "-|>", arrowsize=9, node_size=sizes,
+            connectionstyle=f"arc3,rad={bend:.2f}")
+        for arrow in arrows:
+            arrow.set_gid(relation)  # names the relation of each drawn fact (and its SVG element)
     types = [sub.nodes[n].get("type", "Entity") for n in sub]
     nx.draw_networkx_nodes(sub, pos, node_color=[PALETTE.get(t, "#ddd") for t in types],
                            node_size=sizes, edgecolors="#333", linewidths=0.5, ax=ax)
@@ -98,8 +134,7 @@ def write_png(graph, path: str | Path, title: str = "kg graph", max_nodes: int =
     ax.set_title(f"{title}: {shown}, {sub.number_of_edges()} facts", fontsize=10)
     ax.axis("off")
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+    return fig
 
 
 _TEMPLATE = r"""<!DOCTYPE html>
@@ -207,7 +242,7 @@ _TEMPLATE = r"""<!DOCTYPE html>
     const wide = document.createElementNS(NS, "path"); wide.setAttribute("class", "wide");
     const line = document.createElementNS(NS, "path"); line.setAttribute("stroke", relColor[e.predicate]);
     line.setAttribute("fill", "none"); wide.setAttribute("fill", "none");
-    line.setAttribute("marker-end", "url(#arrow)");
+    if (!e.symmetric) line.setAttribute("marker-end", "url(#arrow)");  // a symmetric fact holds both ways
     const text = document.createElementNS(NS, "text"); text.textContent = e.predicate;
     g.append(line, wide, text);
     g.addEventListener("click", ev => { ev.stopPropagation(); showEdge(i); });

@@ -76,10 +76,14 @@ class Store(Protocol):
 
     # -- reading
     def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,
-              timeout: float | None = None):
+              timeout: float | None = None, default_graph: str | None = None):
         """Evaluate SPARQL; pyoxigraph's QuerySolutions, QueryBoolean or QueryTriples.
+
+        The default graph is the union of every graph (``union``), the store's default graph, or
+        the one named graph ``default_graph`` (then every named graph still answers ``GRAPH``).
         ``timeout`` (seconds) bounds the answer where the store can bound it; a store with
-        ``capabilities.kill_queries`` cannot, and is stopped by killing its evaluation instead."""
+        ``capabilities.kill_queries`` cannot, and is stopped by killing its evaluation instead.
+        """
 
     def data_graphs(self) -> list[ox.NamedNode]:
         """Every named graph but the ontology and the bookkeeping."""

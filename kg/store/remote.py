@@ -264,9 +264,11 @@ class RemoteStore:
     # ------------------------------------------------------------------ reading
 
     def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,
-              timeout: float | None = None):
+              timeout: float | None = None, default_graph=None):
         """Evaluate on the server; ``substitutions`` (variable -> term) are bound on the parse
         of the query, ``timeout`` seconds bound the whole answer."""
+        if default_graph is not None:  # in the text: the protocol's default-graph-uri hides the named graphs
+            sparql, union = guard.in_graph(guard.parse(sparql), str(default_graph)), False
         parsed = guard.parse(sparql)
         if substitutions:
             sparql = guard.bind(parsed, {v.value: str(t) for v, t in substitutions.items()})
