@@ -213,7 +213,8 @@ _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked).
 @cli.command()
 @_store_option
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
-@click.option("--since", metavar="DATE", help="Only facts stated by documents dated on or after DATE (YYYY[-MM[-DD]]).")
+@click.option("--since", metavar="DATE", help="Only facts stated by documents dated on or after DATE (2017, 2017-08, "
+              "2017-08-28, 28 August 2017; a year or month is all its days).")
 @click.option("--until", metavar="DATE", help="Only facts stated by documents dated on or before DATE.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000), help="Rows per ranking.")
 @click.option("--ego", metavar="ENTITY", help="Also the neighbourhood of this entity (a label or alias).")

@@ -68,6 +68,17 @@ class ParsedDate(NamedTuple):
         return text + _zone(v.utcoffset())
 
     @property
+    def days(self) -> tuple[date, date]:
+        """The first and the last day the date covers ("2017" covers 2017-01-01 to 2017-12-31)."""
+        v = self.value.date() if isinstance(self.value, datetime) else self.value
+        if self.precision == YEAR:
+            return date(v.year, 1, 1), date(v.year, 12, 31)
+        if self.precision == YEAR_MONTH:
+            following = date(v.year + (v.month == 12), v.month % 12 + 1, 1)
+            return date(v.year, v.month, 1), following - timedelta(days=1)
+        return v, v
+
+    @property
     def xsd(self) -> str:
         """The local name of its XSD datatype: gYear, gYearMonth, date or dateTime."""
         return XSD_TYPES[self.precision]

@@ -54,6 +54,28 @@ def test_analyze_filters_by_relation_and_date(example_store, tmp_path):
     assert csv[0] == "measure,rank,entity,label,type,score"
 
 
+def test_date_filters_take_dates_only_and_read_them_as_the_days_they_cover(tmp_path):
+    import kg
+
+    store = tmp_path / "dated"
+    lines = [{"id": "y", "date": "2019", "text": "The Libyan National Army attacked Tripoli."},
+             {"id": "d", "date": "2015-09-28", "text": "The Taliban seized Kunduz."}]
+    (tmp_path / "feed.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    kg.build([str(tmp_path / "feed.jsonl")], store=store)
+    for option, value in (("--since", "last-week"), ("--until", "2019-13")):
+        bad = run_kg("analyze", "--store", str(store), option, value)
+        assert bad.returncode == 2, bad.stderr
+        assert bad.stderr.startswith(f"Error: {option}: {value!r} is ") and bad.stderr.count("\n") == 1
+    # a document dated only "2019" is within August 2019 whichever bound is given
+    for args, relations in ((["--since", "2019-08"], ["attacked"]), (["--until", "2019-08"], ["attacked", "captured"]),
+                            (["--since", "2019-08", "--until", "2019-08"], ["attacked"])):
+        got = json.loads(run_kg("analyze", "--store", str(store), *args, "--format", "json").stdout)
+        assert got["relations"] == relations, args
+    got = json.loads(run_kg("analyze", "--store", str(store), "--since", "Sept. 28, 2015", "--until", "2015-09-28",
+                            "--format", "json").stdout)
+    assert got["relations"] == ["captured"]
+
+
 def test_path_gives_each_hop_with_its_evidence(example_store):
     result = run_kg("path", "Hezbollah", "Arsal", "--store", str(example_store))
     assert result.returncode == 0, result.stderr

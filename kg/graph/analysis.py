@@ -46,22 +46,46 @@ def filter_graph(graph, relations: Iterable[str] | None = None, since: str | Non
         if unknown:
             raise UsageError(f"--relations: unknown relation {', '.join(sorted(unknown))}",
                              hint=f"relations: {', '.join(sorted(_all_relations()))}")
+    window = _window(since, until)
     out = graph.__class__()
     out.add_nodes_from(graph.nodes(data=True))
     for s, o, key, data in graph.edges(keys=True, data=True):
         if wanted and data["predicate"] not in wanted:
             continue
-        if since or until:
-            first, last = data.get("first_date") or "", data.get("last_date") or ""
-            if not first:
-                continue  # undated facts cannot satisfy a date filter
-            if since and last[:len(since)] < since:
-                continue
-            if until and first[:len(until)] > until:
-                continue
+        if window is not None and not _within(data, window):
+            continue
         out.add_edge(s, o, key=key, **data)
     out.remove_nodes_from([n for n in list(out) if out.degree(n) == 0])
     return out
+
+
+def _window(since: str | None, until: str | None):
+    """The days of [since, until] (either may be open), or None for no date filter; a UsageError
+    for what is not a date."""
+    from datetime import date
+
+    from ..dates import parse_user_date
+
+    if not since and not until:
+        return None
+    low = parse_user_date(since, "--since").days[0] if since else date.min
+    high = parse_user_date(until, "--until").days[1] if until else date.max
+    return low, high
+
+
+def _within(data: dict, window) -> bool:
+    """Whether the documents stating a fact are dated within the window: each date is the days it
+    covers ("2017" is the whole year), and the fact's dates must meet the window."""
+    from ..dates import DateError, parse_date
+
+    try:
+        first = parse_date(data["first_date"]).days[0] if data.get("first_date") else None
+        last = parse_date(data["last_date"]).days[1] if data.get("last_date") else None
+    except DateError:
+        return False
+    if first is None or last is None:
+        return False  # an undated fact cannot satisfy a date filter
+    return first <= window[1] and last >= window[0]
 
 
 def _all_relations() -> set[str]:
