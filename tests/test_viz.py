@@ -306,3 +306,21 @@ def test_readme_networkx_example_runs_and_answers(example_store):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "most central armed group: Islamic State"
+
+
+def test_min_confidence_keeps_only_facts_stated_that_surely(example_store, tmp_path):
+    import kg
+
+    graph = kg.to_networkx(store=example_store)
+    confidences = sorted({d["confidence"] for _, _, d in graph.edges(data=True)})
+    assert len(confidences) >= 2, "the examples have facts of several confidences"
+    floor = confidences[-1]
+    kept = json.loads(run_kg("analyze", "--store", str(example_store), "--min-confidence", str(floor),
+                             "--format", "json").stdout)
+    assert kept["edges"] == sum(1 for _, _, d in graph.edges(data=True) if d["confidence"] >= floor) < graph.number_of_edges()
+    out = tmp_path / "sure.json"
+    assert run_kg("export", "--store", str(example_store), "--format", "json", "--min-confidence", str(floor),
+                  "-o", str(out)).returncode == 0
+    assert all(e["confidence"] >= floor for e in json.loads(out.read_text())["edges"])
+    refused = run_kg("export", "--store", str(example_store), "--format", "turtle", "--min-confidence", "0.8")
+    assert refused.returncode == 2 and refused.stderr.startswith("Error: --min-confidence applies to graphml, gexf, json")

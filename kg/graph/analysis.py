@@ -37,8 +37,9 @@ class Analysis:
 
 
 def filter_graph(graph, relations: Iterable[str] | None = None, since: str | None = None,
-                 until: str | None = None):
-    """The facts of the given relations, stated by documents dated within [since, until]."""
+                 until: str | None = None, min_confidence: float | None = None):
+    """The facts of the given relations, stated by documents dated within [since, until], by an
+    assertion of at least ``min_confidence``."""
     wanted = {r.strip() for r in relations or () if r.strip()}
     if wanted:
         known = {d["predicate"] for _, _, d in graph.edges(data=True)}
@@ -53,6 +54,8 @@ def filter_graph(graph, relations: Iterable[str] | None = None, since: str | Non
         if wanted and data["predicate"] not in wanted:
             continue
         if window is not None and not _within(data, window):
+            continue
+        if min_confidence is not None and data.get("confidence", 1.0) < min_confidence:
             continue
         out.add_edge(s, o, key=key, **data)
     out.remove_nodes_from([n for n in list(out) if out.degree(n) == 0])

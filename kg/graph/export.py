@@ -146,11 +146,16 @@ def to_networkx(store: Store):
     return graph
 
 
-def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
-    """Write the networkx projection as GraphML, GEXF or node-link JSON; returns the edge count."""
+def export_graph(store: Store, fmt: str, output: IO[bytes], min_confidence: float | None = None) -> int:
+    """Write the networkx projection as GraphML, GEXF or node-link JSON (only the facts some
+    assertion of at least ``min_confidence`` states, if given); returns the edge count."""
     import networkx as nx
 
     graph = to_networkx(store)
+    if min_confidence is not None:
+        from .analysis import filter_graph
+
+        graph = filter_graph(graph, min_confidence=min_confidence)
     if fmt == "graphml":
         nx.write_graphml(graph, output)
     elif fmt == "gexf":
@@ -161,12 +166,20 @@ def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
     return graph.number_of_edges()
 
 
-def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None) -> int:
-    """Export to ``path`` (see :func:`output_file`) or to ``stdout``."""
+def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None,
+           min_confidence: float | None = None) -> int:
+    """Export to ``path`` (see :func:`output_file`) or to ``stdout``. ``min_confidence`` applies to
+    the graph formats: an RDF export keeps every assertion, with its kg:confidence."""
+    if min_confidence is not None and fmt in RDF_FORMATS:
+        from ..errors import UsageError
+
+        raise UsageError(f"--min-confidence applies to {', '.join(GRAPH_FORMATS)}, not {fmt}",
+                         hint="an RDF export keeps every assertion with its kg:confidence; filter it in SPARQL")
+
     def writer(out):
         if fmt in RDF_FORMATS:
             return export_rdf(store, fmt, out, progress)
-        return export_graph(store, fmt, out)
+        return export_graph(store, fmt, out, min_confidence)
 
     if path is None or str(path) == "-":
         return writer(stdout)

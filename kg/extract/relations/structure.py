@@ -26,7 +26,7 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A person's title ties them to the organization or country it is of. A leader's title with a
     common noun before it ("an ISIL gang leader", "an artillery crew chief in Abel Battery") heads
     a part of the organization: the person is a member of it, not its leader."""
-    doc = ctx.doc
+
     for m in ctx.mentions:
         if m.type != "Person" or m.kind != "name" or not m.key:
             continue
