@@ -23,7 +23,7 @@ from .polarity import polarity, reporter
 from .triggers import Triggers, predicate
 
 STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location,
-              "unit": structure.units}
+              "unit": structure.units, "stance": structure.stances}
 DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubtful verb ("claimed")
 
 
