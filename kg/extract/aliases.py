@@ -50,6 +50,10 @@ def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> li
             extra.extend(_titled(doc, m, words))
         if head.dep_ == "appos" and head.head.i not in at:  # "the 407th AEG commander, Col. David C. Lyons"
             extra.extend(_description(doc, head.head, m, words))
+        before = next((c for c in children(head) if c.dep_ in ("compound", "nmod") and c.i == m.start - 1
+                       and c.pos_ == "NOUN" and c.i not in at), None)
+        if before is not None:  # "the large-deck amphibious assault ship HMS Ocean"
+            extra.extend(_description(doc, before, m, words))
     given = [e for e in extra if e.kind == "alias"]  # "DDG 70": not a name of its own as well
     out = [replace(m, key=rekey[m.start], kind="alias") if m.start in rekey else m for m in mentions
            if m.gazetteer_id or not any(g.start <= m.start < g.end for g in given)]
@@ -135,11 +139,16 @@ def _phrase(head) -> list:
     """A noun with the words that say which one it is: its modifiers before it ("ISIL's
     self-proclaimed capital", "Arab component") and an "of"/"for" phrase after it ("commander of
     U.S. Central Command"); not clauses or coordinated words."""
+    doc = head.doc
+    modifiers = {t.i: c for c in children(head) if c.i < head.i
+                 and c.dep_ in ("amod", "compound", "nmod", "poss", "nummod", "det", "case") for t in c.subtree}
     out = [head]
+    i = head.i - 1  # the unbroken run of modifiers before the noun, none of them coordinated
+    while i >= 0 and i in modifiers and not any(t.dep_ == "cc" for t in modifiers[i].subtree):
+        out.append(doc[i])
+        i -= 1
     for c in children(head):
-        if c.dep_ in ("amod", "compound", "nmod", "poss", "nummod", "det", "case") and c.i < head.i:
-            out.extend(t for t in c.subtree if t.dep_ not in ("cc", "conj") or t is c)
-        elif c.dep_ == "prep" and c.lower_ in ("of", "for") and c.i > head.i:
+        if c.dep_ == "prep" and c.lower_ in ("of", "for") and c.i > head.i:
             out.extend(c.subtree)
     return out
 
