@@ -195,8 +195,9 @@ _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked).
 @cli.command()
 @_store_option
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
-@click.option("--since", metavar="DATE", help="Only facts stated by documents dated on or after DATE (YYYY[-MM[-DD]]).")
-@click.option("--until", metavar="DATE", help="Only facts stated by documents dated on or before DATE.")
+@click.option("--since", metavar="DATE", help="Only facts of events on or after DATE (YYYY[-MM[-DD]]); where no "
+              "sentence dates a fact, of documents dated on or after it.")
+@click.option("--until", metavar="DATE", help="Only facts of events (else documents) on or before DATE.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000), help="Rows per ranking.")
 @click.option("--ego", metavar="ENTITY", help="Also the neighbourhood of this entity (a label or alias).")
 @click.option("--radius", default=1, show_default=True, type=click.IntRange(1, 5), help="Hops around --ego.")
@@ -279,13 +280,25 @@ def path(source, target, store, relations, limit, fmt) -> None:
 @click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
               help="Draw the best-connected entities only.")
 @click.option("--title", default="kg: who did what to whom", show_default=True)
-def viz(store, output, fmt, relations, max_nodes, title) -> None:
+@click.option("--timeline", is_flag=True, help="Draw the events in time order instead (page or picture).")
+@click.option("--entity", metavar="NAME", help="With --timeline: only the events NAME takes part in.")
+def viz(store, output, fmt, relations, max_nodes, title, timeline, entity) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
-    names and evidence on click) or a static picture (.png)."""
+    names and evidence on click) or a static picture (.png); with --timeline, the events in time
+    order (.html: type filters, an entity's events, participants and sentences on click)."""
     import kg
     from .graph.viz import graph_data, write_html, write_png
 
     fmt = fmt or ("png" if output.lower().endswith(".png") else "html")
+    if entity and not timeline:
+        raise UsageError("--entity is an option of --timeline", hint="kg viz --timeline --entity NAME -o FILE")
+    if timeline:
+        from .graph.timeline import write_timeline
+
+        with kg.open_store(store) as s:
+            shown = write_timeline(s, output, fmt, title, entity)
+        click.echo(f"wrote {output}: {shown} events", err=True)
+        return
     graph = _graph(store, relations)
     if fmt == "png":
         write_png(graph, output, title=title, max_nodes=min(max_nodes, 150))
@@ -304,10 +317,12 @@ def viz(store, output, fmt, relations, max_nodes, title) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, fmt: str, quiet: bool) -> None:
-    """Score the graph against gold annotations (entities.tsv, relations.tsv; see docs/eval.md).
+    """Score the graph against gold annotations (entities.tsv, relations.tsv, and events.tsv
+    where there is one; see docs/eval.md).
 
     Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
-    hits, entity splits and merges. The last line matches the reference scorer's.
+    hits, entity splits and merges, and the same for events. The last line matches the reference
+    scorer's.
     """
     import kg
 
@@ -332,8 +347,20 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     click.echo(f"splits (one gold entity, several nodes): {len(report.splits)}")
     for gid, n in report.splits.items():
         click.echo(f"   {gid}: {n} nodes")
+    if report.events is not None:
+        _echo_event_scores(report.events)
     click.echo(f"F1 {report.f1:.3f} P {report.precision:.3f} R {report.recall:.3f} "
                f"prov {report.provenance_coverage:.2f} docs {report.doc_coverage}")
+
+
+def _echo_event_scores(events: dict) -> None:
+    click.echo(f"events: required {events['required']} found {events['found']} predicted {events['predicted']} "
+               f"P {events['precision']:.3f} R {events['recall']:.3f} F1 {events['f1']:.3f} docs {events['doc_coverage']}")
+    for title, key in (("missed events", "missed"), ("false positive events", "false_positives"),
+                       ("forbidden event hits", "forbidden_hits"), ("events told twice, not merged", "splits")):
+        click.echo(f"{title}: {len(events[key])}")
+        for item in events[key]:
+            click.echo(f"   {item}")
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ class PlaceRole:
 
     role: str
     prepositions: tuple[str, ...]
+    types: frozenset[str]  # the event classes it applies to; all if empty
     describe: bool
 
 
@@ -40,13 +41,14 @@ class EventRules:
     earlier: frozenset[str]
     units: frozenset[str]
     quantities: frozenset[str]
+    range_words: frozenset[str]
     acts: dict[str, Acts]
     merge_rule: str
     undated_days: int
     undated_pair_days: int
 
 
-_KEYS = {"roles": None, "doer": {"role"}, "time": {"simultaneous", "earlier", "units", "quantities"}, "acts": None,
+_KEYS = {"roles": None, "doer": {"role"}, "time": {"simultaneous", "earlier", "units", "quantities", "range_words"}, "acts": None,
          "merge": {"rule", "undated_days", "undated_pair_days"}}
 
 
@@ -73,9 +75,14 @@ def parse_rules(data: dict, where: str) -> EventRules:
 
     places = []
     for name, entry in data["roles"].items():
-        if set(entry) != {"prepositions", "describe"}:
-            raise fail(f"[roles.{name}] must have exactly describe, prepositions")
-        places.append(PlaceRole(role(name, f"[roles.{name}]"), tuple(entry["prepositions"]), bool(entry["describe"])))
+        if set(entry) != {"prepositions", "types", "describe"}:
+            raise fail(f"[roles.{name}] must have exactly describe, prepositions, types")
+        classes = {t.name for t in ontology.event_types().values()}
+        odd = sorted(set(entry["types"]) - classes)
+        if odd:
+            raise fail(f"[roles.{name}] types: {odd[0]!r} is not an event class of kg.ttl ({', '.join(sorted(classes))})")
+        places.append(PlaceRole(role(name, f"[roles.{name}]"), tuple(entry["prepositions"]),
+                                frozenset(entry["types"]), bool(entry["describe"])))
     relations = ontology.event_types()
     acts = {}
     for relation, entry in data["acts"].items():
@@ -89,6 +96,7 @@ def parse_rules(data: dict, where: str) -> EventRules:
         places=tuple(places), doer=role(data["doer"]["role"], "[doer] role"),
         simultaneous=frozenset(data["time"]["simultaneous"]), earlier=frozenset(data["time"]["earlier"]),
         units=frozenset(data["time"]["units"]), quantities=frozenset(data["time"]["quantities"]),
+        range_words=frozenset(data["time"]["range_words"]),
         acts=acts, merge_rule=str(merge["rule"]), undated_days=int(merge["undated_days"]),
         undated_pair_days=int(merge["undated_pair_days"]))
 

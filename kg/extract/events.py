@@ -120,6 +120,8 @@ def _places(frame: _Frame, rules: EventRules, ctx) -> None:
     """Origin and location from prepositions of the event's clause; a place that only qualifies
     another participant ("to Al-Bukamal in eastern Syria") is not one."""
     for place in rules.places:
+        if place.types and frame.type not in place.types:
+            continue
         keys, words = [], []
         for preposition in place.prepositions:
             for token in _place_phrases(frame.trigger, preposition):

@@ -6,10 +6,13 @@ The candidates are spaCy's DATE and TIME entities; dateparser reads them, relati
 document's date (``RELATIVE_BASE``, preferring the past: news reports what has happened). Where
 dateparser cannot read the whole expression, its words are tried from the right ("at the end of
 July" is read as "July", "late on Sunday" as "on Sunday", "mid-2015" as "2015"): the qualifier
-narrows the time without changing its precision. Expressions that measure rather than date ("a
+narrows the time without changing its precision. A span ("from April to October 2015") dates to
+the year its two ends share. Expressions that measure rather than date ("a
 six-year war", "for years", "24 hours") are not times (ontology/events.toml lists the words).
-A document without a day-precise date dates only expressions with a year ("in 2014"), read by
-:func:`kg.dates.parse_date`; nothing is guessed from today.
+A document without a day-precise date counts from the last time with a year its text has stated
+("The offensive launched on 12 May 2016. On 16 May, ..." is 16 May 2016), or else dates only
+expressions with a year ("in 2014", read by :func:`kg.dates.parse_date`); nothing is guessed
+from today.
 """
 
 from __future__ import annotations
@@ -38,14 +41,29 @@ def read(span, document_date: ParsedDate | None, rules: EventRules | None = None
     """The time ``span`` (a DATE or TIME entity) gives, or None if it measures rather than dates
     or cannot be read."""
     rules = rules or load_rules()
-    words = [t.lower_ for t in span]
     if _measures(span, rules):
         return None
     base = _base(document_date)
+    if base is None:  # no day to count from: the narrative's own last date with a year, if any
+        base = _narrative(span, rules)
+    cut = next((t.i for t in span[1:-1] if t.lower_ in rules.range_words), None)
+    if cut is not None:  # "from April to October 2015": the year both ends share
+        end = _first_reading(span.doc[cut + 1:span.end], base, rules)
+        start = _first_reading(span.doc[span.start:cut], base, rules)
+        if end is None or (start is not None and start.value.year != end.value.year):
+            return None
+        return EventTime(ParsedDate(date(end.value.year, 1, 1), YEAR), span.text)
+    found = _first_reading(span, base, rules)
+    return EventTime(found, span.text) if found is not None else None
+
+
+def _first_reading(span, base: datetime | None, rules: EventRules) -> ParsedDate | None:
+    """The date of the first of the span's readings that dateparser reads."""
+    words = [t.lower_ for t in span]
     for text in _readings(span):
-        found = _parse(text, base, span.label_ == "TIME")
+        found = _parse(text, base, span.label_ == "TIME", "current_period" if isinstance(base, _Narrative) else "past")
         if found is not None:
-            return EventTime(_weekday_of_the_document(found, base, words, rules), span.text)
+            return _weekday_of_the_document(found, base, words, rules)
     return None
 
 
@@ -94,6 +112,30 @@ def _readings(span) -> list[str]:
     return [text for text in dict.fromkeys(out) if text]
 
 
+def _narrative(span, rules: EventRules) -> _Narrative | None:
+    """The last time with a year stated before ``span`` ("The offensive launched on 12 May 2016.
+    On 16 May, ..."): what a text without a date of its own counts its days and months from."""
+    cached = span.doc.user_data.get("kg_timex_years")
+    if cached is None:
+        cached = []
+        for other in expressions(span.doc):
+            if not _measures(other, rules):
+                found = _first_reading(other, None, rules)
+                if found is not None:
+                    cached.append((other.start, found))
+        span.doc.user_data["kg_timex_years"] = cached
+    before = [found for start, found in cached if start < span.start]
+    if not before:
+        return None
+    value = before[-1].value
+    return _Narrative(value.year, value.month, value.day)
+
+
+class _Narrative(datetime):
+    """A base taken from the text rather than the document's date: dateparser reads "16 May" in
+    the year it names, not the year before (its current period, not the past)."""
+
+
 def _base(document_date: ParsedDate | None) -> datetime | None:
     """The moment relative expressions count from: the document's day, if it has one."""
     if document_date is None or document_date.precision not in (DATE, DATE_TIME):
@@ -105,16 +147,17 @@ def _base(document_date: ParsedDate | None) -> datetime | None:
 
 
 @lru_cache(maxsize=8192)  # articles repeat their expressions ("on Sunday"), and a day's articles their date
-def _parse(text: str, base: datetime | None, clock: bool) -> ParsedDate | None:
-    """The date ``text`` names; a time of day only where spaCy saw a TIME (``clock``): dateparser
-    reads "the 1990s" as a moment of the base day."""
+def _parse(text: str, base: datetime | None, clock: bool, prefer: str) -> ParsedDate | None:
+    """The date ``text`` names, counted from ``base`` preferring ``prefer`` ("past" from a
+    document's date, "current_period" from the narrative's); a time of day only where spaCy saw a
+    TIME (``clock``): dateparser reads "the 1990s" as a moment of the base day."""
     if base is None:
         try:
             return parse_date(text)  # absolute, with a year: nothing to count from
         except DateError:
             return None
     try:
-        data = _parser(base).get_date_data(text)
+        data = _parser(base, prefer).get_date_data(text)
     except (ValueError, OverflowError, TypeError, KeyError):  # dateparser's own failures on odd text
         return None
     precision = _PERIODS.get(data.period) if data is not None and data.date_obj is not None else None
@@ -129,12 +172,12 @@ def _parse(text: str, base: datetime | None, clock: bool) -> ParsedDate | None:
 
 
 @lru_cache(maxsize=64)
-def _parser(base: datetime):
+def _parser(base: datetime, prefer: str):
     from dateparser.date import DateDataParser
 
     return DateDataParser(languages=["en"], settings={
-        "RELATIVE_BASE": base,
-        "PREFER_DATES_FROM": "past",
+        "RELATIVE_BASE": datetime(base.year, base.month, base.day, base.hour, base.minute),  # a plain datetime
+        "PREFER_DATES_FROM": prefer,
         "RETURN_TIME_AS_PERIOD": True,
         # no Unix timestamps, and no "2014" read as the time 20:14
         "PARSERS": ["relative-time", "custom-formats", "absolute-time"],

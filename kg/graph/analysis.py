@@ -38,7 +38,8 @@ class Analysis:
 
 def filter_graph(graph, relations: Iterable[str] | None = None, since: str | None = None,
                  until: str | None = None):
-    """The facts of the given relations, stated by documents dated within [since, until]."""
+    """The facts of the given relations that happened within [since, until]: by the time of their
+    events where a sentence dates them, else by the dates of the documents stating them."""
     wanted = {r.strip() for r in relations or () if r.strip()}
     if wanted:
         known = {d["predicate"] for _, _, d in graph.edges(data=True)}
@@ -52,7 +53,9 @@ def filter_graph(graph, relations: Iterable[str] | None = None, since: str | Non
         if wanted and data["predicate"] not in wanted:
             continue
         if since or until:
-            first, last = data.get("first_date") or "", data.get("last_date") or ""
+            # when it happened, where a sentence says; else when the documents were written
+            first = data.get("event_first") or data.get("first_date") or ""
+            last = data.get("event_last") or data.get("last_date") or ""
             if not first:
                 continue  # undated facts cannot satisfy a date filter
             if since and last[:len(since)] < since:
