@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from test_viz import ARTIFACTS, _chromium
+from test_viz import ARTIFACTS, _chromium, open_offline
 
 KG = [sys.executable, "-m", "kg"]
 
@@ -56,11 +56,7 @@ def test_timeline_page_in_a_real_browser_offline(example_store, tmp_path):
     assert result.returncode == 0, result.stderr
     browser = _chromium()
     try:
-        browser.get(page.as_uri())
-        assert browser.execute_script("return window.kgReady === true")
-        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
-        assert errors == [], errors
-        assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+        open_offline(browser, page)
         times = [r.get_attribute("data-time") for r in browser.find_elements("css selector", "g.row")]
         assert times == ["2014", "2014", "2014", "2015-11", "2017-07", "2017-08-27", "2017-08-28", "2017-08-28"]
         assert browser.find_element("id", "counts").text == "8 of 8 events"
