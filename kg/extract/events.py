@@ -87,13 +87,9 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
         _doer(frame, types, rules, ctx)
         _places(frame, rules, ctx)
     _places_of_simultaneous_clauses(frames, rules, ctx)
-    triggers = {i for i, _ in frames}
-    out = []
-    for (i, _type), frame in sorted(frames.items(), key=lambda kv: kv[0]):
-        if not _enough(frame, types, rules):
-            continue
-        out.append(_event(frame, document, _time(frame.trigger, triggers, document, rules), ctx))
-    return out
+    kept_frames = [frame for _, frame in sorted(frames.items(), key=lambda kv: kv[0]) if _enough(frame, types, rules)]
+    anchored = _anchored(ctx.doc, {i for i, _ in frames}) if kept_frames else {}
+    return [_event(frame, document, _time(frame.trigger, anchored, document, rules), ctx) for frame in kept_frames]
 
 
 def _is_act(token, acts) -> bool:
@@ -119,12 +115,14 @@ def _doer(frame: _Frame, types, rules: EventRules, ctx) -> None:
 def _places(frame: _Frame, rules: EventRules, ctx) -> None:
     """Origin and location from prepositions of the event's clause; a place that only qualifies
     another participant ("to Al-Bukamal in eastern Syria") is not one."""
+    holders = _place_holders(frame.trigger)
+    present = {c.lower_ for h in holders for c in children(h) if c.dep_ == "prep"}
     for place in rules.places:
         if place.types and frame.type not in place.types:
             continue
         keys, words = [], []
-        for preposition in place.prepositions:
-            for token in _place_phrases(frame.trigger, preposition):
+        for preposition in (p for p in place.prepositions if p in present):
+            for token in (t for h in holders for t in prep_objects(h, preposition)):
                 if _qualifies(token, frame, ctx):
                     continue
                 found = [k for k in ctx.entities_of(token) if ontology.is_a(ctx.type_of(k), "Location")]
@@ -136,17 +134,17 @@ def _places(frame: _Frame, rules: EventRules, ctx) -> None:
             frame.descriptions[place.role].extend(w for w in words if w not in frame.descriptions[place.role])
 
 
-def _place_phrases(trigger, preposition: str) -> list:
-    """Objects of ``preposition`` on the trigger, on its object ("escort fighters to X from Y",
-    as the parser often hangs them) and, for a noun that is the subject or object of a verb, on
-    that verb and its object ("bomb attacks struck an area in south Beirut"); not inside a clause
-    about something else ("territory it held in Syria")."""
+def _place_holders(trigger) -> list:
+    """The words whose prepositions may place an event: the trigger, its object ("escort
+    fighters to X from Y", as the parser often hangs them) and, for a noun that is the subject or
+    object of a verb, that verb and its object ("bomb attacks struck an area in south Beirut");
+    not a clause about something else ("territory it held in Syria")."""
     holders = [trigger]
     if pos(trigger) == "NOUN" and trigger.dep_ in ("nsubj", "nsubjpass", "dobj") and trigger.head.pos_ in ("VERB", "AUX"):
         holders.append(trigger.head)
     for verb in [h for h in holders if h.pos_ in ("VERB", "AUX")]:
         holders += [c for c in children(verb) if c.dep_ == "dobj" and c.i != trigger.i]
-    return [t for h in holders for t in prep_objects(h, preposition)]
+    return holders
 
 
 def _qualifies(token, frame: _Frame, ctx) -> bool:
@@ -207,10 +205,9 @@ def _event(frame: _Frame, document: Document, time: EventTime | None, ctx) -> Ev
 # ------------------------------------------------------------------ time
 
 
-def _time(trigger, triggers: set[int], document: Document, rules: EventRules) -> EventTime | None:
+def _time(trigger, anchored: dict[int, list], document: Document, rules: EventRules) -> EventTime | None:
     """The time of the trigger's own clause, else of the clauses it completes, else of a clause
-    that happens with it, else the document's date."""
-    anchored = _anchored(trigger.doc, triggers)
+    that happens with it, else the document's date (``anchored``: see :func:`_anchored`)."""
     for level in _clauses(trigger, rules):
         for span in sorted((s for i in level for s in anchored.get(i, ())), key=lambda s: s.start):
             time = timex.read(span, document.date, rules)

@@ -115,20 +115,13 @@ def _readings(span) -> list[str]:
 def _narrative(span, rules: EventRules) -> _Narrative | None:
     """The last time with a year stated before ``span`` ("The offensive launched on 12 May 2016.
     On 16 May, ..."): what a text without a date of its own counts its days and months from."""
-    cached = span.doc.user_data.get("kg_timex_years")
-    if cached is None:
-        cached = []
-        for other in expressions(span.doc):
-            if not _measures(other, rules):
-                found = _first_reading(other, None, rules)
-                if found is not None:
-                    cached.append((other.start, found))
-        span.doc.user_data["kg_timex_years"] = cached
-    before = [found for start, found in cached if start < span.start]
-    if not before:
-        return None
-    value = before[-1].value
-    return _Narrative(value.year, value.month, value.day)
+    for other in reversed([e for e in expressions(span.doc) if e.start < span.start]):
+        if not _measures(other, rules):
+            found = _first_reading(other, None, rules)
+            if found is not None:
+                value = found.value
+                return _Narrative(value.year, value.month, value.day)
+    return None
 
 
 class _Narrative(datetime):
