@@ -103,7 +103,7 @@ def test_bad_inputs_each_get_one_line_and_nothing_stored_is_lost(tmp_path, examp
     assert "3 new documents" in result.stdout  # ok-1, ctrl (cleaned), page.html
     after = graphs(store)
     for graph, quads in before.items():
-        if "graph/entities" not in graph:
+        if "graph/entities" not in graph and "graph/events" not in graph:  # computed over every document
             assert after[graph] == quads, "a stored document changed"
     import kg
 
