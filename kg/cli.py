@@ -223,9 +223,10 @@ _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked).
 @cli.command()
 @_store_option
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
-@click.option("--since", metavar="DATE", help="Only facts stated by documents dated on or after DATE (2017, 2017-08, "
-              "2017-08-28, 28 August 2017; a year or month is all its days).")
-@click.option("--until", metavar="DATE", help="Only facts stated by documents dated on or before DATE.")
+@click.option("--since", metavar="DATE", help="Only facts of events on or after DATE (2017, 2017-08, 2017-08-28, "
+              "28 August 2017; a year or month is all its days); where no sentence dates a fact, of the "
+              "documents stating it.")
+@click.option("--until", metavar="DATE", help="Only facts of events (else documents) on or before DATE.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000), help="Rows per ranking.")
 @click.option("--ego", metavar="ENTITY", help="Also the neighbourhood of this entity (a label or alias).")
 @click.option("--radius", default=1, show_default=True, type=click.IntRange(1, 5), help="Hops around --ego.")
@@ -317,14 +318,27 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
 @click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
               help="Draw the best-connected entities only.")
 @click.option("--title", default="kg: who did what to whom", show_default=True)
+@click.option("--timeline", is_flag=True, help="Draw the events in time order instead (page or picture).")
+@click.option("--entity", metavar="NAME", help="With --timeline: only the events NAME takes part in.")
 @_confidence_option
-def viz(store, output, fmt, relations, max_nodes, title, min_confidence) -> None:
+def viz(store, output, fmt, relations, max_nodes, title, timeline, entity, min_confidence) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
-    names and evidence on click) or a static picture (.png, .svg, .pdf)."""
+    names and evidence on click) or a static picture (.png, .svg, .pdf); with --timeline, the
+    events in time order (.html: type filters, an entity's events, participants and sentences on
+    click)."""
     import kg
     from .graph.viz import format_for, graph_data, write_html, write_picture
 
     fmt = fmt or format_for(output)
+    if entity and not timeline:
+        raise UsageError("--entity is an option of --timeline", hint="kg viz --timeline --entity NAME -o FILE")
+    if timeline:
+        from .graph.timeline import write_timeline
+
+        with kg.open_store(store) as s:
+            shown = write_timeline(s, output, fmt, title, entity)
+        click.echo(f"wrote {output}: {shown} events", err=True)
+        return
     _, graph = _graphs(store, relations, min_confidence=min_confidence)
     if fmt == "html":
         with kg.open_store(store) as s:
@@ -349,12 +363,13 @@ def viz(store, output, fmt, relations, max_nodes, title, min_confidence) -> None
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, sources: tuple[str, ...],
           show: int, fmt: str, quiet: bool) -> None:
-    """Score the graph against gold annotations: kg's format (entities.tsv, relations.tsv; see
-    docs/eval.md) or a folder of re3d sources (tests/data/re3d).
+    """Score the graph against gold annotations: kg's format (entities.tsv, relations.tsv, and
+    events.tsv where there is one; see docs/eval.md) or a folder of re3d sources (tests/data/re3d).
 
     Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
-    hits, entity splits and merges (for re3d: named-mention figures, precision by confidence
-    band, alias pairs merged). The last line matches the reference scorer's.
+    hits, entity splits and merges, and the same for events (for re3d: named-mention figures,
+    precision by confidence band, alias pairs merged). The last line matches the reference
+    scorer's.
     """
     import kg
 
@@ -383,6 +398,8 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     click.echo(f"splits (one gold entity, several nodes): {len(report.splits)}")
     for gid, n in report.splits.items():
         click.echo(f"   {gid}: {n} nodes")
+    if report.events is not None:
+        _echo_event_scores(report.events)
     click.echo(f"F1 {report.f1:.3f} P {report.precision:.3f} R {report.recall:.3f} "
                f"prov {report.provenance_coverage:.2f} docs {report.doc_coverage}")
 
@@ -412,6 +429,16 @@ _PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):[^\s/?#]*@") 
 def _fail(message: str) -> None:
     """One line on stderr; a password in a URL (http://user:PASSWORD@host) is never shown."""
     _echo_err(_PASSWORD.sub(r"\1:***@", " ".join(message.split())))
+
+
+def _echo_event_scores(events: dict) -> None:
+    click.echo(f"events: required {events['required']} found {events['found']} predicted {events['predicted']} "
+               f"P {events['precision']:.3f} R {events['recall']:.3f} F1 {events['f1']:.3f} docs {events['doc_coverage']}")
+    for title, key in (("missed events", "missed"), ("false positive events", "false_positives"),
+                       ("forbidden event hits", "forbidden_hits"), ("events told twice, not merged", "splits")):
+        click.echo(f"{title}: {len(events[key])}")
+        for item in events[key]:
+            click.echo(f"   {item}")
 
 
 def main() -> None:

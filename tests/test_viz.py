@@ -204,6 +204,15 @@ def _chromium():
     return webdriver.Chrome(service=Service(driver), options=options)
 
 
+def open_offline(browser, page) -> None:
+    """Open a page of kg's: it runs without an error and loads nothing from elsewhere."""
+    browser.get(page.as_uri())
+    assert browser.execute_script("return window.kgReady === true")
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == [], errors
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+
 def test_page_in_a_real_browser_offline(page, example_store):
     import kg
     from kg.graph.analysis import filter_graph
@@ -212,11 +221,7 @@ def test_page_in_a_real_browser_offline(page, example_store):
     graph = filter_graph(kg.to_networkx(store=example_store))  # the entities that take part in facts
     browser = _chromium()
     try:
-        browser.get(page.as_uri())
-        assert browser.execute_script("return window.kgReady === true")
-        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
-        assert errors == [], errors
-        assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+        open_offline(browser, page)
         nodes = browser.find_elements("css selector", "g.node")
         edges = browser.find_elements("css selector", "g.edge")
         assert len(nodes) == graph.number_of_nodes() and len(edges) == graph.number_of_edges()

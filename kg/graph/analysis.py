@@ -38,8 +38,9 @@ class Analysis:
 
 def filter_graph(graph, relations: Iterable[str] | None = None, since: str | None = None,
                  until: str | None = None, min_confidence: float | None = None):
-    """The facts of the given relations, stated by documents dated within [since, until], by an
-    assertion of at least ``min_confidence``."""
+    """The facts of the given relations that happened within [since, until], by an assertion of
+    at least ``min_confidence``: by the time of their events where a sentence dates them, else by
+    the dates of the documents stating them."""
     wanted = {r.strip() for r in relations or () if r.strip()}
     if wanted:
         known = {d["predicate"] for _, _, d in graph.edges(data=True)}
@@ -77,13 +78,16 @@ def _window(since: str | None, until: str | None):
 
 
 def _within(data: dict, window) -> bool:
-    """Whether the documents stating a fact are dated within the window: each date is the days it
-    covers ("2017" is the whole year), and the fact's dates must meet the window."""
+    """Whether a fact happened within the window: when its events happened, where a sentence
+    dates them, else when the documents stating it were written. Each date is the days it covers
+    ("2017" is the whole year), and the fact's dates must meet the window."""
     from ..dates import DateError, parse_date
 
+    first_date = data.get("event_first") or data.get("first_date")
+    last_date = data.get("event_last") or data.get("last_date")
     try:
-        first = parse_date(data["first_date"]).days[0] if data.get("first_date") else None
-        last = parse_date(data["last_date"]).days[1] if data.get("last_date") else None
+        first = parse_date(first_date).days[0] if first_date else None
+        last = parse_date(last_date).days[1] if last_date else None
     except DateError:
         return False
     if first is None or last is None:

@@ -102,12 +102,14 @@ def to_networkx(store: Store):
     (``|``-separated); each edge is one fact, keyed by its relation, with ``predicate`` (local
     name), ``confidence`` (the highest of its assertions), ``documents`` (how many documents state
     it), ``symmetric`` (a relation kg.ttl declares symmetric, such as allyOf: one edge, from the
-    entity whose IRI sorts first, that means both directions) and ``first_date`` / ``last_date``
-    (of those documents, where they have dates).
+    entity whose IRI sorts first, that means both directions), ``first_date`` / ``last_date`` (of
+    those documents, where they have dates) and ``event_first`` / ``event_last`` (the days of the
+    events that state it, where a sentence dates them: see :func:`kg.graph.timeline.fact_times`).
     """
     import networkx as nx
 
     from ..ontology import superclasses, symmetric_relations
+    from .timeline import fact_times
 
     graph = nx.MultiDiGraph()
     depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
@@ -128,6 +130,7 @@ def to_networkx(store: Store):
         if current is None or depth.get(type_, 0) > depth.get(current, 0):
             graph.add_node(iri, label=labels.get(iri, iri.rsplit("/", 1)[-1]), type=type_,
                            aliases="|".join(sorted(aliases.get(iri, ()))))
+    happened = fact_times(store)
     for row in store.query(
         "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) (MIN(?date) AS ?first) "
         "(MAX(?date) AS ?last) WHERE { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
@@ -139,10 +142,12 @@ def to_networkx(store: Store):
         for node in (s, o):
             if node not in graph:
                 graph.add_node(node, label=labels.get(node, node.rsplit("/", 1)[-1]), type="Entity", aliases="")
-        dates = {k: row[k].value for k in ("first", "last") if row[k] is not None}
+        dates = {f"{k}_date": row[k].value for k in ("first", "last") if row[k] is not None}
+        when = happened.get((s, row["p"].value, o))
+        if when is not None:
+            dates |= {"event_first": when[0], "event_last": when[1]}
         graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
-                       documents=int(row["docs"].value), symmetric=predicate in symmetric,
-                       **{f"{k}_date": v for k, v in dates.items()})
+                       documents=int(row["docs"].value), symmetric=predicate in symmetric, **dates)
     return graph
 
 

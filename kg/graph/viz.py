@@ -64,9 +64,10 @@ def graph_data(store, graph, max_nodes: int = 300) -> dict:
             "total_edges": graph.number_of_edges(), "palette": PALETTE}
 
 
-def write_html(data: dict, path: str | Path, title: str = "kg graph") -> None:
+def write_html(data: dict, path: str | Path, title: str = "kg graph", template: str | None = None) -> None:
+    """The page ``template`` (default: the graph's; the timeline has its own) with its title and data."""
     payload = json.dumps(data, ensure_ascii=False).translate(_SCRIPT_SAFE)
-    page = _TEMPLATE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
+    page = (template or _TEMPLATE).replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
     with output_file(path) as out:
         out.write(page.encode("utf-8"))
 
@@ -137,7 +138,7 @@ def picture(graph, title: str = "kg graph", max_nodes: int = 150):
     return fig
 
 
-_TEMPLATE = r"""<!DOCTYPE html>
+HEAD = r"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -145,7 +146,14 @@ _TEMPLATE = r"""<!DOCTYPE html>
 <title>__TITLE__</title>
 <style>
   body { margin: 0; font: 13px/1.4 system-ui, sans-serif; display: flex; height: 100vh; color: #222; }
-  #side { width: 330px; padding: 10px 12px; border-right: 1px solid #ddd; overflow-y: auto; box-sizing: border-box; }
+  h1 { font-size: 15px; margin: 4px 0 8px; } h2 { font-size: 13px; margin: 12px 0 4px; }
+  .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
+  #details blockquote { margin: 6px 0; padding: 4px 8px; border-left: 3px solid #999; background: #f5f5f5; }
+  #details .doc { color: #666; font-size: 11px; }
+  #note { color: #666; font-size: 11px; }
+"""  # the start of kg's pages, up to their own styles: the graph's and the timeline's
+
+_TEMPLATE = HEAD + r"""  #side { width: 330px; padding: 10px 12px; border-right: 1px solid #ddd; overflow-y: auto; box-sizing: border-box; }
   #main { flex: 1; position: relative; }
   svg { width: 100%; height: 100%; background: #fcfcfc; cursor: grab; }
   .node circle { stroke: #333; stroke-width: .6px; cursor: pointer; }
@@ -156,12 +164,8 @@ _TEMPLATE = r"""<!DOCTYPE html>
   .edge path.wide { stroke: transparent; stroke-width: 10px; }
   .edge text { font-size: 8px; fill: #555; pointer-events: none; }
   .edge.selected path:not(.wide) { stroke-width: 4px; }
-  h1 { font-size: 15px; margin: 4px 0 8px; } h2 { font-size: 13px; margin: 12px 0 4px; }
   #search { width: 100%; box-sizing: border-box; padding: 4px; }
-  .rel { display: block; } .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
-  #details blockquote { margin: 6px 0; padding: 4px 8px; border-left: 3px solid #999; background: #f5f5f5; }
-  #details .doc { color: #666; font-size: 11px; }
-  #note { color: #666; font-size: 11px; }
+  .rel { display: block; }
 </style>
 </head>
 <body>

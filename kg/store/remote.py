@@ -53,7 +53,8 @@ from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
 from ..rdf import N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
-from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from .events import event_quads
 from .labels import entity_label_quads
 from .protocol import Capabilities, counted
 
@@ -257,6 +258,11 @@ class RemoteStore:
         quads, touched = entity_label_quads(self, None)  # the server recomputes in one round trip
         self._put_graph(str(ENTITY_GRAPH), quads)
         return len(touched)
+
+    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
+        quads, _ = event_quads(self, None)  # the server re-merges every event in one round trip
+        self._put_graph(str(EVENT_GRAPH), quads)
+        return len(quads)
 
     def flush(self) -> None:
         pass
