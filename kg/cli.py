@@ -316,16 +316,19 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
 @click.option("--format", "fmt", type=click.Choice(["html", "png", "svg", "pdf"]), help="Default: from the file name.")
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
 @click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
-              help="Draw the best-connected entities only.")
+              help="Draw the best-connected entities only (at most 150 in a static picture).")
+@click.option("--highlight", metavar="ENTITY,...", help="Name and ring these entities (labels or aliases), "
+              "drawn even if they would be left out.")
 @click.option("--title", default="kg: who did what to whom", show_default=True)
 @click.option("--timeline", is_flag=True, help="Draw the events in time order instead (page or picture).")
 @click.option("--entity", metavar="NAME", help="With --timeline: only the events NAME takes part in.")
 @_confidence_option
-def viz(store, output, fmt, relations, max_nodes, title, timeline, entity, min_confidence) -> None:
+def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, entity, min_confidence) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
-    names and evidence on click) or a static picture (.png, .svg, .pdf); with --timeline, the
-    events in time order (.html: type filters, an entity's events, participants and sentences on
-    click)."""
+    names and evidence on click) or a static picture (.png, .svg, .pdf). Communities are laid out
+    apart, the most central entities named; the caption says what was left out. With --timeline,
+    the events in time order (.html: type filters, an entity's events, participants and sentences
+    on click)."""
     import kg
     from .graph.viz import format_for, graph_data, write_html, write_picture
 
@@ -340,14 +343,16 @@ def viz(store, output, fmt, relations, max_nodes, title, timeline, entity, min_c
         click.echo(f"wrote {output}: {shown} events", err=True)
         return
     _, graph = _graphs(store, relations, min_confidence=min_confidence)
+    wanted = [name for name in (highlight or "").split(",") if name.strip()]
     if fmt == "html":
         with kg.open_store(store) as s:
-            data = graph_data(s, graph, max_nodes=max_nodes)
+            data = graph_data(s, graph, max_nodes=max_nodes, highlight=wanted)
         write_html(data, output, title=title)
+        caption = data["caption"]
     else:
         max_nodes = min(max_nodes, 150)  # more names than a page of print can hold
-        write_picture(graph, output, fmt, title=title, max_nodes=max_nodes)
-    click.echo(f"wrote {output}: {min(graph.number_of_nodes(), max_nodes)} entities", err=True)
+        caption = write_picture(graph, output, fmt, title=title, max_nodes=max_nodes, highlight=wanted)
+    click.echo(f"wrote {output}: {caption}", err=True)
 
 
 @cli.command("eval")

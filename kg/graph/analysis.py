@@ -101,13 +101,9 @@ def _all_relations() -> set[str]:
     return set(relations())
 
 
-def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entities=None) -> Analysis:
-    """Rankings, communities and components of ``graph``; with ``ego``, that entity's neighbourhood.
-
-    ``entities`` is the graph ``ego`` is looked up in (default ``graph``): the whole entity graph,
-    where ``graph`` keeps only the facts of some relations or dates, so that an entity without
-    such facts is found, with an ego network of itself alone.
-    """
+def projections(graph):
+    """The undirected and the directed simple graphs of the facts, each edge weighted by the
+    documents that state its facts; a symmetric fact (allyOf) is an arc both ways."""
     import networkx as nx
 
     simple = nx.Graph()
@@ -123,6 +119,34 @@ def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entit
                 g[a][b]["weight"] += weight
             else:
                 g.add_edge(a, b, weight=weight)
+    return simple, directed
+
+
+def pagerank(directed) -> dict:
+    """PageRank of the directed projection, weighted by documents ({} for a graph without facts)."""
+    import networkx as nx
+
+    return nx.pagerank(directed, weight="weight") if directed.number_of_edges() else {}
+
+
+def louvain(simple) -> list[set]:
+    """The Louvain communities of the undirected projection (seeded: the same graph gives the same
+    communities, in ``kg analyze`` and in the pictures)."""
+    import networkx as nx
+
+    return nx.community.louvain_communities(simple, weight="weight", seed=SEED) if simple.number_of_edges() else []
+
+
+def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entities=None) -> Analysis:
+    """Rankings, communities and components of ``graph``; with ``ego``, that entity's neighbourhood.
+
+    ``entities`` is the graph ``ego`` is looked up in (default ``graph``): the whole entity graph,
+    where ``graph`` keeps only the facts of some relations or dates, so that an entity without
+    such facts is found, with an ego network of itself alone.
+    """
+    import networkx as nx
+
+    simple, directed = projections(graph)
 
     def ranked(scores: dict) -> list[tuple[str, str, str, float]]:
         best = sorted(scores.items(), key=lambda kv: (-kv[1], graph.nodes[kv[0]].get("label", kv[0])))[:top]
@@ -133,12 +157,12 @@ def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entit
     if graph.number_of_nodes() == 0:
         return result
     result.degree = ranked(dict(graph.degree()))
-    result.pagerank = ranked(nx.pagerank(directed, weight="weight") if directed.number_of_edges() else {})
+    result.pagerank = ranked(pagerank(directed))
     exact = simple.number_of_nodes() <= EXACT_BETWEENNESS_LIMIT
     k = None if exact else min(BETWEENNESS_SAMPLE, simple.number_of_nodes())
     result.betweenness = ranked(nx.betweenness_centrality(simple, k=k, seed=SEED))
     result.betweenness_exact = exact
-    communities = nx.community.louvain_communities(simple, weight="weight", seed=SEED) if simple.number_of_edges() else []
+    communities = louvain(simple)
     label = lambda n: graph.nodes[n].get("label", n)  # noqa: E731
     result.communities = sorted((sorted(map(label, c)) for c in communities if len(c) > 1), key=lambda c: (-len(c), c))
     result.components = sorted((sorted(map(label, c)) for c in nx.connected_components(simple)),

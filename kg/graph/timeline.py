@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, ONTOLOGY_GRAPH
-from .viz import HEAD
+from .page import HEAD
 
 COLOURS = {"Attack": "#d62728", "Capture": "#ff7f0e", "Evacuation": "#1f77b4", "Ceasefire": "#2ca02c",
            "AllianceAct": "#9467bd"}
@@ -142,11 +142,11 @@ def write_timeline(store, path: str | Path, fmt: str, title: str, entity: str | 
 
 def write_html(events: list[TimelineEvent], path: str | Path, title: str, entity: str = "") -> None:
     """The page: the events, with ``entity`` (if any) preselected in its filter."""
-    from . import viz
+    from . import page
 
     data = {"events": [e.__dict__ | {"summary": e.summary()} for e in events], "colours": COLOURS,
             "other": OTHER, "entity": entity}
-    viz.write_html(data, path, title, template=_TEMPLATE)
+    page.write_html(data, path, title, template=_TEMPLATE)
 
 
 def write_png(events: list[TimelineEvent], path: str | Path, title: str, fmt: str = "png") -> None:
@@ -197,7 +197,7 @@ def write_png(events: list[TimelineEvent], path: str | Path, title: str, fmt: st
     undated = len(events) - len(dated)
     ax.set_title(f"{title}: {len(dated)} events" + (f" ({undated} without a time)" if undated else ""), fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
-    from ..output import output_file
+    from .export import output_file
 
     try:
         with output_file(path) as out:
