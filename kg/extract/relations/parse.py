@@ -126,6 +126,8 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
         return subjects(head, _visited)
     if noun.dep_ == "pobj" and head.dep_ == "prep":
         verb = head.head
+        if pos(verb) == "NOUN" and lemma(verb) in load_words().undertaking_nouns:
+            return undertakers(verb, _visited)  # "X leads efforts in the campaign to defeat Y"
         while verb.pos_ in ("ADV", "ADP") and verb.head is not verb:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
