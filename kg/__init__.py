@@ -91,14 +91,16 @@ def remove(references: Iterable[str], store: str | Path | None = None) -> tuple[
     return found, missing
 
 
-def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None, progress=None) -> int:
-    """Write the graph as turtle, trig, nquads, ntriples, jsonld, graphml, gexf or json."""
+def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None, progress=None,
+           min_confidence: float | None = None) -> int:
+    """Write the graph as turtle, trig, nquads, ntriples, jsonld, graphml, gexf or json (the graph
+    formats only with the facts stated with at least ``min_confidence``, if given)."""
     import sys
 
     from .graph.export import export as _export
 
     with open_store(store) as s:
-        return _export(s, fmt, path, sys.stdout.buffer, progress)
+        return _export(s, fmt, path, sys.stdout.buffer, progress, min_confidence)
 
 
 def to_networkx(store: str | Path | None = None):
@@ -128,8 +130,11 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
 
 
 def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,
-             docs: list[str] | None = None, progress=None):
-    """Score the store (or an RDF file) against gold annotations; returns a :class:`kg.eval.score.Report`."""
+             docs: list[str] | None = None, progress=None, sources: list[str] | None = None):
+    """Score the store (or an RDF file) against gold annotations: a folder in kg's gold format
+    (returns a :class:`kg.eval.score.Report`) or of re3d sources, of which ``sources`` names some
+    (returns a :class:`kg.eval.re3d.Report`)."""
+    from .eval import re3d
     from .eval.score import evaluate as _evaluate
     from .eval.score import file_triples, load_gold, store_triples
 
@@ -139,8 +144,11 @@ def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | 
                 progress.update(10000)
             yield triple
 
-    gold = load_gold(gold_dir)
+    if re3d.is_re3d(gold_dir):
+        gold, score = re3d.load_gold(gold_dir, sources), re3d.evaluate
+    else:
+        gold, score = load_gold(gold_dir), (lambda triples, g: _evaluate(triples, g, docs))
     if file is not None:
-        return _evaluate(counted(file_triples(str(file))), gold, docs)
+        return score(counted(file_triples(str(file))), gold)
     with open_store(store) as s:
-        return _evaluate(counted(store_triples(s)), gold, docs)
+        return score(counted(store_triples(s)), gold)

@@ -101,8 +101,10 @@ def build(sources: Iterable[str], store,
         write()
     store.flush()  # every document written (and durable) before the labels
     crash_point("labels")
-    if touched or refresh_all:  # labels of the entities this build mentioned (all, if owed)
+    if touched or refresh_all:  # labels and events of the entities this build mentioned (all, if owed)
         report.entities = store.refresh_entities(None if refresh_all else touched)
+        crash_point("events")
+        store.refresh_events(None if refresh_all else touched)
         store.mark_labels_stale(False)
         store.flush()
     return report

@@ -27,6 +27,12 @@ def _store_option(f):
     return click.option("--store", "store", envvar="KG_STORE", metavar="PATH", help=STORE_HELP)(f)
 
 
+def _confidence_option(f):
+    return click.option("--min-confidence", "min_confidence", type=click.FloatRange(0, 1), metavar="X",
+                        help="Only facts an assertion states with confidence X or more (on re3d, the facts "
+                             "kg states at 0.8 or more are right at least 80% of the time: docs/eval.md).")(f)
+
+
 def _echo_err(message: str) -> None:
     click.echo(message, err=True)
 
@@ -149,7 +155,8 @@ def remove(documents: tuple[str, ...], store: str | None) -> None:
               default="turtle", show_default=True)
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
-def export(store: str | None, fmt: str, output: str | None, quiet: bool) -> None:
+@_confidence_option
+def export(store: str | None, fmt: str, output: str | None, quiet: bool, min_confidence: float | None) -> None:
     """Write the graph as RDF (turtle, trig, nquads, ntriples, jsonld) or as a graph file
     (graphml, gexf, json: the entity-to-entity projection networkx sees)."""
     import kg
@@ -157,7 +164,7 @@ def export(store: str | None, fmt: str, output: str | None, quiet: bool) -> None
 
     # a progress line only when writing to a file from a terminal: never into the exported data
     with Progress("exporting", unit="statements", enabled=False if quiet or not output or output == "-" else None) as progress:
-        count = kg.export(fmt, output, store=store, progress=progress)
+        count = kg.export(fmt, output, store=store, progress=progress, min_confidence=min_confidence)
     if output and output != "-":
         click.echo(f"wrote {count} {'edges' if fmt in ('graphml', 'gexf', 'json') else 'statements'} to {output}", err=True)
 
@@ -200,13 +207,16 @@ def validate(store: str | None, file: str | None) -> None:
     sys.exit(6)
 
 
-def _graphs(store: str | None, relations: str | None = None, since: str | None = None, until: str | None = None):
-    """The whole entity graph (to look names up in) and the facts of the relations and dates asked for."""
+def _graphs(store: str | None, relations: str | None = None, since: str | None = None, until: str | None = None,
+            min_confidence: float | None = None):
+    """The whole entity graph (to look names up in) and the facts of the relations, dates and
+    confidence asked for."""
     import kg
     from .graph.analysis import filter_graph
 
     entities = kg.to_networkx(store=store)
-    return entities, filter_graph(entities, relations.split(",") if relations else None, since, until)
+    return entities, filter_graph(entities, relations.split(",") if relations else None, since, until, min_confidence)
+
 
 
 _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked)."
@@ -215,20 +225,22 @@ _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked).
 @cli.command()
 @_store_option
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
-@click.option("--since", metavar="DATE", help="Only facts stated by documents dated on or after DATE (2017, 2017-08, "
-              "2017-08-28, 28 August 2017; a year or month is all its days).")
-@click.option("--until", metavar="DATE", help="Only facts stated by documents dated on or before DATE.")
+@click.option("--since", metavar="DATE", help="Only facts of events on or after DATE (2017, 2017-08, 2017-08-28, "
+              "28 August 2017; a year or month is all its days); where no sentence dates a fact, of the "
+              "documents stating it.")
+@click.option("--until", metavar="DATE", help="Only facts of events (else documents) on or before DATE.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000), help="Rows per ranking.")
 @click.option("--ego", metavar="ENTITY", help="Also the neighbourhood of this entity (a label or alias).")
 @click.option("--radius", default=1, show_default=True, type=click.IntRange(1, 5), help="Hops around --ego.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
-def analyze(store, relations, since, until, top, ego, radius, fmt) -> None:
+@_confidence_option
+def analyze(store, relations, since, until, top, ego, radius, fmt, min_confidence) -> None:
     """Who is central and which camps form: degree, PageRank and betweenness (top N), Louvain
     communities, connected components, and the ego network of an entity."""
     from .graph.analysis import analyze as run
     from .graph.sparql import table
 
-    entities, graph = _graphs(store, relations, since, until)
+    entities, graph = _graphs(store, relations, since, until, min_confidence)
     result = run(graph, top=top, ego=ego, radius=radius, entities=entities)
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1, ensure_ascii=False))
@@ -271,12 +283,13 @@ def analyze(store, relations, since, until, top, ego, radius, fmt) -> None:
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
 @click.option("--limit", default=3, show_default=True, type=click.IntRange(1, 100), help="How many shortest chains.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def path(source, target, store, relations, limit, fmt) -> None:
+@_confidence_option
+def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
     """The shortest chains of facts between two entities, each hop with its evidence."""
     import kg
     from .graph.analysis import paths
 
-    entities, graph = _graphs(store, relations)
+    entities, graph = _graphs(store, relations, min_confidence=min_confidence)
     with kg.open_store(store) as s:
         found = paths(s, graph, source, target, limit=limit, entities=entities)
     if fmt == "json":
@@ -305,24 +318,43 @@ def path(source, target, store, relations, limit, fmt) -> None:
 @click.option("--format", "fmt", type=click.Choice(["html", "png", "svg", "pdf"]), help="Default: from the file name.")
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
 @click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
-              help="Draw the best-connected entities only.")
+              help="Draw the best-connected entities only (at most 150 in a static picture).")
+@click.option("--highlight", metavar="ENTITY,...", help="Name and ring these entities (labels or aliases), "
+              "drawn even if they would be left out.")
 @click.option("--title", default="kg: who did what to whom", show_default=True)
-def viz(store, output, fmt, relations, max_nodes, title) -> None:
+@click.option("--timeline", is_flag=True, help="Draw the events in time order instead (page or picture).")
+@click.option("--entity", metavar="NAME", help="With --timeline: only the events NAME takes part in.")
+@_confidence_option
+def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, entity, min_confidence) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
-    names and evidence on click) or a static picture (.png, .svg, .pdf)."""
+    names and evidence on click) or a static picture (.png, .svg, .pdf). Communities are laid out
+    apart, the most central entities named; the caption says what was left out. With --timeline,
+    the events in time order (.html: type filters, an entity's events, participants and sentences
+    on click)."""
     import kg
     from .graph.viz import format_for, graph_data, write_html, write_picture
 
     fmt = fmt or format_for(output)
-    _, graph = _graphs(store, relations)
+    if entity and not timeline:
+        raise UsageError("--entity is an option of --timeline", hint="kg viz --timeline --entity NAME -o FILE")
+    if timeline:
+        from .graph.timeline import write_timeline
+
+        with kg.open_store(store) as s:
+            shown = write_timeline(s, output, fmt, title, entity)
+        click.echo(f"wrote {output}: {shown} events", err=True)
+        return
+    _, graph = _graphs(store, relations, min_confidence=min_confidence)
+    wanted = [name for name in (highlight or "").split(",") if name.strip()]
     if fmt == "html":
         with kg.open_store(store) as s:
-            data = graph_data(s, graph, max_nodes=max_nodes)
+            data = graph_data(s, graph, max_nodes=max_nodes, highlight=wanted)
         write_html(data, output, title=title)
+        caption = data["caption"]
     else:
         max_nodes = min(max_nodes, 150)  # more names than a page of print can hold
-        write_picture(graph, output, fmt, title=title, max_nodes=max_nodes)
-    click.echo(f"wrote {output}: {min(graph.number_of_nodes(), max_nodes)} entities", err=True)
+        caption = write_picture(graph, output, fmt, title=title, max_nodes=max_nodes, highlight=wanted)
+    click.echo(f"wrote {output}: {caption}", err=True)
 
 
 @cli.command("eval")
@@ -330,23 +362,35 @@ def viz(store, output, fmt, relations, max_nodes, title) -> None:
 @_store_option
 @click.option("--file", "file", metavar="RDF_FILE", help="Score this RDF file instead of the store.")
 @click.option("--docs", metavar="STEM,...", help="Document stems in gold order (default: GOLD_DIR/docs.txt).")
+@click.option("--source", "sources", multiple=True, metavar="NAME",
+              help="Of a re3d folder, only this source (repeatable, e.g. CENTCOM).")
+@click.option("--show", default=0, type=click.IntRange(0), metavar="N",
+              help="Of a re3d folder, also list N misses and N assertions the gold lacks.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
-def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, fmt: str, quiet: bool) -> None:
-    """Score the graph against gold annotations (entities.tsv, relations.tsv; see docs/eval.md).
+def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, sources: tuple[str, ...],
+          show: int, fmt: str, quiet: bool) -> None:
+    """Score the graph against gold annotations: kg's format (entities.tsv, relations.tsv, and
+    events.tsv where there is one; see docs/eval.md) or a folder of re3d sources (tests/data/re3d).
 
     Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
-    hits, entity splits and merges. The last line matches the reference scorer's.
+    hits, entity splits and merges, and the same for events (for re3d: named-mention figures,
+    precision by confidence band, alias pairs merged). The last line matches the reference
+    scorer's.
     """
     import kg
 
+    from .eval.re3d import Report as Re3dReport
     from .progress import Progress
 
     with Progress("reading the graph", unit="triples", enabled=False if quiet else None) as progress:
         report = kg.evaluate(gold_dir, store=store, file=file, docs=docs.split(",") if docs else None,
-                             progress=progress)
+                             progress=progress, sources=list(sources) or None)
     if fmt == "json":
         click.echo(json.dumps(report.as_dict(), indent=1))
+        return
+    if isinstance(report, Re3dReport):
+        _print_re3d(report, show, ",".join(sources) or "all")
         return
     click.echo(f"{'relation':16} {'required':>8} {'found':>6} {'predicted':>9} {'P':>6} {'R':>6} {'F1':>6}")
     for name, r in report.per_relation.items():
@@ -361,8 +405,29 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     click.echo(f"splits (one gold entity, several nodes): {len(report.splits)}")
     for gid, n in report.splits.items():
         click.echo(f"   {gid}: {n} nodes")
+    if report.events is not None:
+        _echo_event_scores(report.events)
     click.echo(f"F1 {report.f1:.3f} P {report.precision:.3f} R {report.recall:.3f} "
                f"prov {report.provenance_coverage:.2f} docs {report.doc_coverage}")
+
+
+def _print_re3d(report, show: int, split: str) -> None:
+    click.echo(f"{'relation':12} {'gold':>5} {'found':>6} {'predicted':>9} {'correct':>8} {'P':>6} {'R':>6}")
+    for name, r in report.per_relation.items():
+        click.echo(f"{name:12} {r.get('gold_named', 0):5} {r.get('found_named', 0):6} {r.get('predicted', 0):9} "
+                   f"{r.get('correct', 0):8} {r['precision']:6.3f} {r['recall']:6.3f}")
+    for band in report.bands:
+        if band["assertions"]:
+            click.echo(f"confidence >= {band['min_confidence']:.1f}: {band['assertions']} assertions, "
+                       f"precision {band['precision']:.3f}")
+    for title, items in (("missed (named)", report.missed), ("not in the gold", report.not_in_gold)):
+        if show:
+            click.echo(f"{title}: {len(items)}")
+            for item in items[:show]:
+                click.echo(f"   {item}")
+    n = report.named
+    click.echo(f"re3d {split} named F1 {n['f1']:.3f} P {n['precision']:.3f} R {n['recall']:.3f} "
+               f"(gold {report.gold_named}, predicted {report.predicted}, aliases {report.alias_merged}/{report.alias_pairs})")
 
 
 _PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):[^\s/?#]*@")  # to the last @, as URLs split
@@ -371,6 +436,16 @@ _PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):[^\s/?#]*@") 
 def _fail(message: str) -> None:
     """One line on stderr; a password in a URL (http://user:PASSWORD@host) is never shown."""
     _echo_err(_PASSWORD.sub(r"\1:***@", " ".join(message.split())))
+
+
+def _echo_event_scores(events: dict) -> None:
+    click.echo(f"events: required {events['required']} found {events['found']} predicted {events['predicted']} "
+               f"P {events['precision']:.3f} R {events['recall']:.3f} F1 {events['f1']:.3f} docs {events['doc_coverage']}")
+    for title, key in (("missed events", "missed"), ("false positive events", "false_positives"),
+                       ("forbidden event hits", "forbidden_hits"), ("events told twice, not merged", "splits")):
+        click.echo(f"{title}: {len(events[key])}")
+        for item in events[key]:
+            click.echo(f"   {item}")
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ for a timer to land somewhere. Points are named where they are passed (:func:`cr
 ``journal-data``       the journal's data file has the batch, its index does not
 ``store-journalled``   the journal has the batch, the markers are not yet cleared
 ``labels``             every document is written, the entity labels not yet refreshed
+``events``             the entity labels are refreshed, the events not yet merged
 
 Unset (as in every normal run) a crash point costs one comparison.
 """
@@ -21,7 +22,7 @@ import signal
 ENV_VAR = "KG_CRASH_AT"
 _point, _, _nth = (os.environ.get(ENV_VAR) or "").partition(":")
 _remaining = int(_nth) if _nth.isdigit() and int(_nth) > 0 else 1
-_POINTS = {"store-marked", "store-loaded", "journal-data", "store-journalled", "labels"}
+_POINTS = {"store-marked", "store-loaded", "journal-data", "store-journalled", "labels", "events"}
 if _point and _point not in _POINTS:
     raise SystemExit(f"Error: {ENV_VAR}={_point!r} is not a crash point ({', '.join(sorted(_POINTS))})")
 

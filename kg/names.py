@@ -43,6 +43,7 @@ def _spelling(word: str) -> str:
     if ROMAN.fullmatch(word) or any(c.isdigit() for c in word):  # "XVIII Airborne Corps", "3rd"
         return word
     word = re.sub(r"([a-z])\1+", r"\1", word)
+    word = re.sub(r"(?<=[a-z]{3})(iy|yi|ij|yj)$", "y", word)  # Zelenskiy / Zelensky / Zelenskyy
     return re.sub(r"([aeiou])h$", r"\1", word)
 
 

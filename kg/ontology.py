@@ -13,7 +13,7 @@ Read with pyoxigraph's parser: it is already loaded by every command, where rdfl
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from .errors import DataError
@@ -24,6 +24,7 @@ _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 _RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 _OWL = "http://www.w3.org/2002/07/owl#"
 ROOT_RELATION = "relatedTo"
+SEM_NS = "http://semanticweb.cs.vu.nl/2009/11/sem/"
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,32 @@ class Relation:
 
 
 @dataclass(frozen=True)
+class EventType:
+    """An event class of kg.ttl: the relation whose triggers state it and the roles (local names of
+    role types) its subject and object play."""
+
+    name: str
+    label: str
+    relation: str
+    subject_role: str
+    object_role: str
+
+
+@dataclass(frozen=True)
+class RoleType:
+    """A role type of kg.ttl (a sem:RoleType) and the SEM property that reaches it ("hasActor")."""
+
+    name: str
+    label: str
+    property: str
+
+
+@dataclass(frozen=True)
 class Ontology:
     superclasses: dict[str, frozenset[str]]  # class -> itself and every ancestor
     relations: dict[str, Relation]
+    events: dict[str, EventType] = field(default_factory=dict)  # by the relation that states them
+    roles: dict[str, RoleType] = field(default_factory=dict)
 
 
 def _local(iri: str) -> str | None:
@@ -80,11 +104,30 @@ def load() -> Ontology:
 
     parents: dict[str, set[str]] = defaultdict(set)
     relations: dict[str, Relation] = {}
+    events: dict[str, EventType] = {}
+    roles: dict[str, RoleType] = {}
+
+    def label(props: dict, name: str) -> str:
+        return props[_RDFS + "label"][0].value if props.get(_RDFS + "label") else name
+
+    def named(props: dict, predicate: str, name: str) -> str:
+        values = [v for o in props.get(KG_NS + predicate, [])
+                  if (v := _local(o.value) or (o.value[len(SEM_NS):] if o.value.startswith(SEM_NS) else None))]
+        if not values:
+            raise DataError(f"{path}: kg:{name} needs a kg:{predicate}")
+        return values[0]
+
     for subject, props in by_subject.items():
         name = _local(subject.strip("<>"))
         if name is None:
             continue
         types = {getattr(o, "value", "") for o in props.get(_RDF + "type", [])}
+        if KG_NS + "eventRelation" in props:
+            event = EventType(name, label(props, name), named(props, "eventRelation", name),
+                              named(props, "subjectRole", name), named(props, "objectRole", name))
+            events[event.relation] = event
+        if SEM_NS + "RoleType" in types:
+            roles[name] = RoleType(name, label(props, name), named(props, "roleProperty", name))
         if _OWL + "Class" in types:
             parents[name] |= {p for o in props.get(_RDFS + "subClassOf", []) if (p := _local(o.value)) is not None}
         supers = {getattr(o, "value", "") for o in props.get(_RDFS + "subPropertyOf", [])}
@@ -106,7 +149,13 @@ def load() -> Ontology:
                 out |= ancestors(parent, seen | {name})
         return frozenset(out)
 
-    return Ontology({name: ancestors(name) for name in parents}, dict(sorted(relations.items())))
+    for event in events.values():
+        unknown = [r for r in (event.relation,) if r not in relations]
+        unknown += [r for r in (event.subject_role, event.object_role) if r not in roles]
+        if unknown:
+            raise DataError(f"{path}: event class kg:{event.name} names kg:{unknown[0]}, which is not a relation or role type")
+    return Ontology({name: ancestors(name) for name in parents}, dict(sorted(relations.items())),
+                    dict(sorted(events.items())), dict(sorted(roles.items())))
 
 
 def superclasses() -> dict[str, frozenset[str]]:
@@ -117,6 +166,16 @@ def superclasses() -> dict[str, frozenset[str]]:
 def relations() -> dict[str, Relation]:
     """The relations between entities, by local name, in name order."""
     return load().relations
+
+
+def event_types() -> dict[str, EventType]:
+    """The event classes, by the relation whose triggers state them (``"captured"`` -> Capture)."""
+    return load().events
+
+
+def role_types() -> dict[str, RoleType]:
+    """The role types of event participants, by local name (``agentRole``)."""
+    return load().roles
 
 
 def symmetric_relations() -> frozenset[str]:

@@ -17,8 +17,9 @@ import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from .extract.geonames import GEONAMES_IRI
-from .records import Assertion, Entity, Extraction
-from .vocab import KG, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri
+from .records import Assertion, Entity, Event, Extraction
+from .vocab import (KG, SEM, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri,
+                    statement_iri)
 
 
 @lru_cache(maxsize=131072)
@@ -61,6 +62,10 @@ _DERIVED_FROM, _ASSERTION, _STATEMENT = N(PROV.wasDerivedFrom), N(KG.Assertion),
 _SUBJECT, _PREDICATE, _OBJECT = N(RDF.subject), N(RDF.predicate), N(RDF.object)
 _EVIDENCE, _START, _END, _RULE = N(KG.evidence), N(KG.startOffset), N(KG.endOffset), N(KG.rule)
 _CONFIDENCE, _REPORTED_BY = N(KG.confidence), N(KG.reportedBy)
+_STATEMENT_CLASS, _EVENT_TYPE, _TRIGGER, _ROLE = N(KG.EventStatement), N(KG.eventType), N(KG.trigger), N(KG.role)
+_ROLE_CLASS, _ROLE_TYPE, _VALUE, _DESCRIPTION = N(SEM.Role), N(SEM.roleType), N(RDF.value), N(KG.description)
+_TIME, _TIME_TEXT, _TIME_FROM_DOCUMENT, _ASSERTION_OF = N(KG.time), N(KG.timeText), N(KG.timeFromDocument), N(KG.assertion)
+_PROV_ENTITY = N(PROV.Entity)
 _ONTOLOGY = str(KG._NS)
 
 
@@ -74,6 +79,8 @@ def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
         triples.extend(_entity(entity, doc_node))
     for assertion in extraction.assertions:
         triples.extend(_assertion(assertion, doc_node))
+    for event in extraction.events:
+        triples.extend(_event_statement(event, doc_node))
     return [ox.Quad(s, p, o, graph) for s, p, o in dict.fromkeys(triples)]
 
 
@@ -122,8 +129,7 @@ def _assertion(a: Assertion, doc_node) -> Iterator[tuple]:
     # relations come from the lexicon (data), so they are looked up in the namespace, not the class
     s, p, o = _named(_ENTITY + a.subject), _named(_ONTOLOGY + a.predicate), _named(_ENTITY + a.object)
     yield s, p, o
-    digest = hashlib.sha256(f"{a.subject}\x00{a.predicate}\x00{a.object}\x00{a.start_char}".encode()).hexdigest()[:16]
-    node = ox.NamedNode(str(assertion_iri(a.doc_id, digest)))
+    node = _assertion_node(a.doc_id, a.subject, a.predicate, a.object, a.start_char)
     yield node, TYPE, _ASSERTION
     yield node, TYPE, _STATEMENT
     yield node, _SUBJECT, s
@@ -137,6 +143,62 @@ def _assertion(a: Assertion, doc_node) -> Iterator[tuple]:
     yield node, _CONFIDENCE, decimal(a.confidence, 3)
     if a.reported_by:
         yield node, _REPORTED_BY, _named(_ENTITY + a.reported_by)
+
+
+def _assertion_node(doc_id: str, subject: str, predicate: str, obj: str, start_char: int) -> ox.NamedNode:
+    """The assertion of one fact by one sentence (its offset) of one document."""
+    digest = hashlib.sha256(f"{subject}\x00{predicate}\x00{obj}\x00{start_char}".encode()).hexdigest()[:16]
+    return ox.NamedNode(str(assertion_iri(doc_id, digest)))
+
+
+def statement_node(event: Event) -> ox.NamedNode:
+    """The event statement of one trigger (its type and offset) of one document."""
+    digest = hashlib.sha256(f"{event.type}\x00{event.trigger_start}".encode()).hexdigest()[:16]
+    return ox.NamedNode(str(statement_iri(event.doc_id, digest)))
+
+
+def role_node(owner: str, role: str, entity: str | None, description: str | None) -> ox.NamedNode:
+    """A participant's sem:Role, named after what it belongs to (a statement or an event), the
+    role type and the entity (or a digest of the words of an unnamed place)."""
+    what = entity or "d-" + hashlib.sha256((description or "").encode()).hexdigest()[:12]
+    return ox.NamedNode(f"{owner}/{role}/{what}")
+
+
+def role_triples(node: ox.NamedNode, role: str, entity: str | None, description: str | None) -> Iterator[tuple]:
+    yield node, TYPE, _ROLE_CLASS
+    yield node, _ROLE_TYPE, _named(_ONTOLOGY + role)
+    if entity:
+        yield node, _VALUE, _named(_ENTITY + entity)
+    if description:
+        yield node, _DESCRIPTION, ox.Literal(description)
+
+
+def _event_statement(e: Event, doc_node) -> Iterator[tuple]:
+    node = statement_node(e)
+    yield node, TYPE, _STATEMENT_CLASS
+    yield node, TYPE, _PROV_ENTITY
+    yield node, _EVENT_TYPE, _named(_ONTOLOGY + e.type)
+    yield node, _TRIGGER, ox.Literal(e.trigger)
+    yield node, _RULE, ox.Literal(e.rule)
+    yield node, _DERIVED_FROM, doc_node
+    yield node, _EVIDENCE, ox.Literal(e.evidence)
+    yield node, _START, integer(e.start_char)
+    yield node, _END, integer(e.end_char)
+    yield node, _CONFIDENCE, decimal(e.confidence, 3)
+    if e.reported_by:
+        yield node, _REPORTED_BY, _named(_ENTITY + e.reported_by)
+    if e.time is not None:  # as precisely as the text gives it: xsd:gYear, xsd:gYearMonth or xsd:date
+        yield node, _TIME, literal(e.time.date.lexical, XSD[e.time.date.xsd])
+        if e.time.text:
+            yield node, _TIME_TEXT, ox.Literal(e.time.text)
+        if e.time.from_document:
+            yield node, _TIME_FROM_DOCUMENT, ox.Literal(True)
+    for r in e.roles:
+        role = role_node(node.value, r.role, r.entity, r.description)
+        yield node, _ROLE, role
+        yield from role_triples(role, r.role, r.entity, r.description)
+    for s, p, o in e.facts:
+        yield node, _ASSERTION_OF, _assertion_node(e.doc_id, s, p, o, e.start_char)
 
 
 LABEL = N(RDFS.label)

@@ -98,9 +98,55 @@ class Assertion:
 
 
 @dataclass(frozen=True)
+class Role:
+    """One participant of an event statement: ``role`` is a role type of kg.ttl (``agentRole``),
+    ``entity`` the entity key, or None for a place the text describes without naming it (then
+    ``description`` holds its words: "their enclave on the border with Lebanon")."""
+
+    role: str
+    entity: str | None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class EventTime:
+    """When a statement says its event happened: ``date`` at the precision the text gives
+    ("in 2014" is a year), read from ``text`` against the document's date; or, where the sentence
+    gives no time, the document's date with ``from_document`` set and ``text`` empty."""
+
+    date: ParsedDate
+    text: str = ""
+    from_document: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """One document's statement of an event: its type (an event class of kg.ttl), the trigger
+    word and its character offsets, the participants, the time, the sentence that states it, the
+    rule that found the trigger and the facts ((subject, relation, object) of this document's
+    assertions in the same sentence) it stands behind."""
+
+    type: str
+    doc_id: str
+    trigger: str
+    trigger_start: int
+    trigger_end: int
+    rule: str
+    roles: tuple[Role, ...]
+    time: EventTime | None
+    evidence: str
+    start_char: int
+    end_char: int
+    confidence: float
+    facts: tuple[tuple[str, str, str], ...] = ()
+    reported_by: str | None = None
+
+
+@dataclass(frozen=True)
 class Extraction:
-    """Everything one document yields: its entities and its assertions."""
+    """Everything one document yields: its entities, its assertions and its event statements."""
 
     document: Document
     entities: tuple[Entity, ...]
     assertions: tuple[Assertion, ...]
+    events: tuple[Event, ...] = ()

@@ -32,6 +32,9 @@ class KG(DefinedNamespace):
     Document: URIRef
     Assertion: URIRef
     Merge: URIRef
+    EventStatement: URIRef
+    EventMerge: URIRef
+    Event: URIRef
 
     # the relations between entities are not listed here: ontology/kg.ttl defines them (read
     # through kg.ontology.relations()), and their IRIs are KG._NS[name]
@@ -51,14 +54,44 @@ class KG(DefinedNamespace):
     mergedForm: URIRef
     mergeRule: URIRef
     mergedInto: URIRef
+    mergedStatement: URIRef
+    # events: the event classes and role types are read from kg.ttl (kg.ontology.event_types(),
+    # role_types()), like the relations; these are the properties of statements and events
+    eventType: URIRef
+    trigger: URIRef
+    role: URIRef
+    description: URIRef
+    time: URIRef
+    timeText: URIRef
+    timeFromDocument: URIRef
+    assertion: URIRef
+    statement: URIRef
     labelsStale: URIRef
     writeInProgress: URIRef
 
 
 WGS84 = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
 
+
+class SEM(DefinedNamespace):
+    """The Simple Event Model terms kg uses (http://semanticweb.cs.vu.nl/2009/11/sem/)."""
+
+    _NS = Namespace("http://semanticweb.cs.vu.nl/2009/11/sem/")
+    _fail = True
+
+    Event: URIRef
+    Role: URIRef
+    RoleType: URIRef
+    hasActor: URIRef
+    hasPlace: URIRef
+    roleType: URIRef
+    hasTimeStamp: URIRef
+    hasEarliestBeginTimeStamp: URIRef
+    hasLatestEndTimeStamp: URIRef
+
 ONTOLOGY_GRAPH = URIRef(BASE + "graph/ontology")
 ENTITY_GRAPH = URIRef(BASE + "graph/entities")
+EVENT_GRAPH = URIRef(BASE + "graph/events")  # events merged from the documents' event statements
 META_GRAPH = URIRef(BASE + "graph/meta")  # bookkeeping: labels awaiting a refresh, document graphs being written
 
 
@@ -82,6 +115,14 @@ def merge_iri(key: str, digest: str) -> URIRef:
     return ID[f"merge/{key}-{digest}"]
 
 
+def statement_iri(doc_id: str, digest: str) -> URIRef:
+    return ID[f"statement/{doc_id[:16]}-{digest}"]
+
+
+def event_iri(type_: str, digest: str) -> URIRef:
+    return ID[f"event/{type_.lower()}-{digest}"]
+
+
 PREFIXES = {
     "kg": str(KG._NS),
     "kgr": str(ID),
@@ -93,4 +134,5 @@ PREFIXES = {
     "owl": "http://www.w3.org/2002/07/owl#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
     "geo": str(WGS84),
+    "sem": str(SEM._NS),
 }

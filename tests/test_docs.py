@@ -32,7 +32,7 @@ def test_readme_examples_run(example_store, tmp_path):
     assert len(lines) >= 10
     for line in lines:
         args = shlex.split(line, comments=True)
-        args = [str(tmp_path / a) if re.fullmatch(r"graph\.(ttl|html|png)", a) else a for a in args]
+        args = [str(tmp_path / a) if re.fullmatch(r"(graph|timeline)\.(ttl|html|png)", a) else a for a in args]
         result = runner.invoke(cli, [*args, "--store", str(example_store)])
         assert result.exit_code == 0, (line, result.output)
 

@@ -196,3 +196,23 @@ def test_coordinated_parties_of_a_truce_and_missiles_fired_at_a_city(extract):
         "Yemen's Houthi movement said on Tuesday it had fired missiles at Saudi Arabia's capital Riyadh.")
     assert ("lna", "allyOf", "wagner") in extract(
         "Wagner Group mercenaries, who support the Libyan National Army, were seen near Sirte.")
+
+
+def test_a_new_war_in_a_new_users_words(extraction):
+    """Three short paragraphs on Ukraine in 2022, written as a new user would (the project's tuning
+    texts are about Syria, Iraq, Libya and the Sahel)."""
+    result = extraction(
+        "Russian forces captured the southern city of Kherson in March 2022, Ukrainian officials said.\n\n"
+        "Russian troops had entered Ukraine from Belarus, Russia's closest ally. The United States and "
+        "Britain supplied Ukraine with weapons.\n\n"
+        "Ukrainian President Volodymyr Zelensky visited the front. Zelenskiy said Ukraine's army had "
+        "recaptured Kherson in November.")
+    facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
+    types = {e.key: e.type for e in result.entities}
+    assert {("russia-armed-forces", "captured", "kherson-ua"), ("ukraine-armed-forces", "captured", "kherson-ua"),
+            ("volodymyr-zelensky", "leaderOf", "ukraine"), ("belarus", "allyOf", "russia"),
+            ("ukraine", "allyOf", "united-states"), ("ukraine", "allyOf", "united-kingdom")} <= facts
+    assert not any(p == "locatedIn" and s == "belarus" for s, p, _ in facts), "an ally is not a place in Russia"
+    assert types["belarus"] == "Country" and types["kherson-ua"] == "Settlement"
+    zelensky = [e for e in result.entities if "Zelenskiy" in e.aliases or "Volodymyr Zelensky" in e.aliases]
+    assert len(zelensky) == 1 and zelensky[0].type == "Person", "Zelenskiy is Volodymyr Zelensky"

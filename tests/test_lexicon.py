@@ -16,45 +16,45 @@ from kg.extract.lexicon import LexiconError, parse_lexicon
 
 KG = [sys.executable, "-m", "kg"]
 
-SUPPLIED_PROPERTY = """
-kg:supplied a owl:ObjectProperty ;
+SANCTIONED_PROPERTY = """
+kg:sanctioned a owl:ObjectProperty ;
     rdfs:subPropertyOf kg:relatedTo ;
-    rdfs:label "supplied" ;
-    rdfs:comment "Gave weapons, money or equipment to the object." ;
+    rdfs:label "sanctioned" ;
+    rdfs:comment "Imposed sanctions on the object." ;
     rdfs:domain kg:Agent ;
     rdfs:range kg:Agent .
 """
 
-SUPPLIED_RULE = """
+SANCTIONED_RULE = """
 [[rule]]
-id = "supply-verb"
-relation = "supplied"
+id = "sanction-verb"
+relation = "sanctioned"
 pos = "VERB"
-lemmas = ["supply", "equip", "furnish"]
+lemmas = ["sanction", "blacklist", "penalize"]
 subject = ["nsubj", "agent"]
 object = ["dobj", "nsubjpass"]
 confidence = 0.8
 """
 
-ARTICLE = "Iran supplied the Houthis with drones and missiles, a United Nations panel said on Monday."
+ARTICLE = "The European Union sanctioned the Wagner Group over abuses in Mali, officials said on Monday."
 
 
 @pytest.fixture(scope="module")
-def with_supplied(tmp_path_factory):
+def with_sanctioned(tmp_path_factory):
     """A copy of kg's data with one relation more, and a store built with it (through KG_DATA)."""
     root = tmp_path_factory.mktemp("data")
     for name in ("ontology", "queries"):
         shutil.copytree(ROOT / name, root / name)
     with open(root / "ontology" / "kg.ttl", "a", encoding="utf-8") as f:
-        f.write(SUPPLIED_PROPERTY)
+        f.write(SANCTIONED_PROPERTY)
     with open(root / "ontology" / "lexicon.toml", "a", encoding="utf-8") as f:
-        f.write(SUPPLIED_RULE)
+        f.write(SANCTIONED_RULE)
     (root / "articles").mkdir()
     (root / "articles" / "panel.txt").write_text(ARTICLE, encoding="utf-8")
     gold = root / "gold"
     gold.mkdir()
-    (gold / "entities.tsv").write_text("IRAN\tCountry\tIran\nHOUTHIS\tArmedGroup\tHouthis|Ansar Allah\n")
-    (gold / "relations.tsv").write_text("required\tIRAN\tsupplied\tHOUTHIS\t0\tIran supplied the Houthis\n")
+    (gold / "entities.tsv").write_text("EU\tIGO\tEuropean Union|EU\nWAGNER\tArmedGroup\tWagner Group|Wagner\nMALI\tCountry\tMali\n")
+    (gold / "relations.tsv").write_text("required\tEU\tsanctioned\tWAGNER\t0\tThe European Union sanctioned the Wagner Group\n")
     (gold / "docs.txt").write_text("panel\n")
     env = {**os.environ, "KG_DATA": str(root)}
 
@@ -67,27 +67,27 @@ def with_supplied(tmp_path_factory):
     return run, store, root
 
 
-def test_a_relation_added_by_data_is_extracted_validated_counted_scored_and_drawn(with_supplied, tmp_path):
-    run, store, root = with_supplied
-    facts = run("query", "SELECT ?s ?o WHERE { ?s kg:supplied ?o }", "--store", str(store), "--format", "json")
+def test_a_relation_added_by_data_is_extracted_validated_counted_scored_and_drawn(with_sanctioned, tmp_path):
+    run, store, root = with_sanctioned
+    facts = run("query", "SELECT ?s ?o WHERE { ?s kg:sanctioned ?o }", "--store", str(store), "--format", "json")
     rows = {(b["s"]["value"].rsplit("/", 1)[-1], b["o"]["value"].rsplit("/", 1)[-1])
             for b in json.loads(facts.stdout)["results"]["bindings"]}
-    assert rows == {("iran", "houthis")}, facts.stderr
+    assert rows == {("european-union", "wagner")}, facts.stderr
     validated = run("validate", "--store", str(store))
     assert validated.returncode == 0, validated.stdout + validated.stderr
     statistics = run("query", "statistics", "--store", str(store), "--format", "csv")
     assert "facts,1" in statistics.stdout.splitlines(), statistics.stdout
     info = json.loads(run("info", "--store", str(store), "--format", "json").stdout)
-    assert info["facts_by_relation"] == {"supplied": 1}
+    assert info["facts_by_relation"] == {"sanctioned": 1}
     scored = run("eval", str(root / "gold"), "--store", str(store), "--format", "json")
     report = json.loads(scored.stdout)
-    assert report["per_relation"]["supplied"]["found"] == 1 and report["f1"] == 1.0
+    assert report["per_relation"]["sanctioned"]["found"] == 1 and report["f1"] == 1.0
     page = tmp_path / "page.html"
     drawn = run("viz", "--store", str(store), "-o", str(page))
     assert drawn.returncode == 0, drawn.stderr
-    assert '"predicate": "supplied"' in page.read_text(encoding="utf-8")
-    analyzed = run("analyze", "--store", str(store), "--relations", "supplied", "--format", "json")
-    assert json.loads(analyzed.stdout)["relations"] == ["supplied"]
+    assert '"predicate": "sanctioned"' in page.read_text(encoding="utf-8")
+    analyzed = run("analyze", "--store", str(store), "--relations", "sanctioned", "--format", "json")
+    assert json.loads(analyzed.stdout)["relations"] == ["sanctioned"]
 
 
 def test_the_shipped_data_does_not_know_it(tmp_path):
@@ -95,7 +95,7 @@ def test_the_shipped_data_does_not_know_it(tmp_path):
     (tmp_path / "panel.txt").write_text(ARTICLE, encoding="utf-8")
     subprocess.run([*KG, "build", str(tmp_path / "panel.txt"), "--store", str(store)], check=True,
                    capture_output=True, timeout=600)
-    out = subprocess.run([*KG, "query", "SELECT ?s WHERE { ?s kg:supplied ?o }", "--store", str(store)],
+    out = subprocess.run([*KG, "query", "SELECT ?s WHERE { ?s kg:sanctioned ?o }", "--store", str(store)],
                          capture_output=True, text=True, timeout=600).stdout
     assert "(0 rows)" in out
 

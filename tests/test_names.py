@@ -12,7 +12,7 @@ from kg.names import iri_key, match_key
     ("Al-Bukamal", "Albukamal"), ("Al Bukamal", "al-Bukamal"), ("al-Qaida", "Al-Qaeda"),
     ("Bashar Al-Assad", "Bashar al-Assad"), ("the Syrian army", "Syrian Army"), ("Syria\u2019s", "Syria"),
     ("the so-called IS", "IS"), ("Hizbollah", "Hezbollah"), ("Mokhtar Belmokhtar", "Mokhtar Bel Mokhtar"),
-    ("Abu Bakr al-Baghdadi", "Abubakr al Baghdadi"), ("Hodeidah", "Hodeida"), ("Bin Jawwad", "Bin Jawad"),
+    ("Abu Bakr al-Baghdadi", "Abubakr al Baghdadi"), ("Zelenskiy", "Zelenskyy"), ("Volodymyr Zelensky", "Volodymyr Zelenskiy"), ("Hodeidah", "Hodeida"), ("Bin Jawwad", "Bin Jawad"),
 ])
 def test_variants_share_a_match_key_and_so_an_iri(a, b):
     assert match_key(a) == match_key(b)

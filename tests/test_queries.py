@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT
 
 EXPECTED = ROOT / "tests" / "data" / "queries"
-PARAMS = {"entity": {"name": "Hezbollah"}, "evidence": {"rel": "captured", "name": "Arsal"}}
+PARAMS = {"entity": {"name": "Hezbollah"}, "evidence": {"rel": "captured", "name": "Arsal"}, "timeline": {"name": "Arsal"}}
 
 
 def test_every_ready_query_has_an_expected_answer():

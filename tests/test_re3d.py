@@ -62,3 +62,14 @@ def test_kg_counts_as_the_benchmark_scorer_does(graph, split):
     n = r.named
     assert out[-1] == (f"re3d {split} named F1 {n['f1']:.3f} P {n['precision']:.3f} R {n['recall']:.3f} "
                        f"(gold {r.gold_named}, predicted {r.predicted}, aliases {r.alias_merged}/{r.alias_pairs})")
+
+
+def test_kg_eval_reads_a_re3d_folder(graph):
+    out = subprocess.run([*KG, "eval", str(RE3D), "--file", str(graph), "--source", "CENTCOM", "-q"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["relation", "gold", "found", "predicted", "correct", "P", "R"]
+    assert any(line.startswith("confidence >= 0.8:") for line in lines)
+    r = report(graph, ["CENTCOM"])
+    assert lines[-1].startswith(f"re3d CENTCOM named F1 {r.named['f1']:.3f} ")

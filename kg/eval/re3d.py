@@ -163,6 +163,7 @@ class Report:
     all: dict[str, float]
     per_relation: dict[str, dict]
     bands: list[dict]  # precision of the assertions of confidence >= each band's floor
+    by_rule: dict[str, dict[str, int]]  # rule -> assertions made, assertions correct
     alias_pairs: int
     alias_merged: int
     missed: list[str] = field(default_factory=list)
@@ -188,7 +189,7 @@ def graph_assertions(triples: Iterable[tuple]) -> tuple[dict[str, set[str]], lis
             names[s].add(o)
         elif local == "identifier" and okind == "literal":
             identifiers[s] = o
-        if local in ("subject", "predicate", "object", "startoffset", "endoffset", "wasderivedfrom", "confidence"):
+        if local in ("subject", "predicate", "object", "startoffset", "endoffset", "wasderivedfrom", "confidence", "rule"):
             statements[s][local] = o
     needed = {"subject", "predicate", "object", "startoffset", "endoffset", "wasderivedfrom"}
     out = []
@@ -198,7 +199,7 @@ def graph_assertions(triples: Iterable[tuple]) -> tuple[dict[str, set[str]], lis
             out.append({"doc": Path(doc).stem if doc.endswith((".txt", ".md")) else doc,
                         "relation": _local(fields["predicate"]), "s": fields["subject"], "o": fields["object"],
                         "span": (int(fields["startoffset"]), int(fields["endoffset"])),
-                        "confidence": float(fields.get("confidence", 1))})
+                        "confidence": float(fields.get("confidence", 1)), "rule": fields.get("rule", "")})
     return names, out
 
 
@@ -259,6 +260,10 @@ def evaluate(triples: Iterable[tuple], gold: Gold) -> Report:
         chosen = [i for i, a in enumerate(predicted) if a["confidence"] >= floor]
         bands.append({"min_confidence": floor, "assertions": len(chosen),
                       "precision": round(sum(1 for i in chosen if i in correct) / len(chosen), 3) if chosen else None})
+    by_rule: dict[str, Counter] = defaultdict(Counter)
+    for i, a in enumerate(predicted):
+        by_rule[a["rule"]]["predicted"] += 1
+        by_rule[a["rule"]]["correct"] += i in correct
     entity_names = [{norm(n) for n in ns} for ns in names.values()]
     merged = sum(1 for _d, a, b in gold.synonyms if any(a in ns and b in ns for ns in entity_names))
     return Report(
@@ -269,7 +274,7 @@ def evaluate(triples: Iterable[tuple], gold: Gold) -> Report:
                  total["correct"], len(predicted)),
         per_relation={r: {**dict(c), **_prf(c["found_named"], c["gold_named"], c["correct"], c["predicted"])}
                       for r, c in sorted(counts.items())},
-        bands=bands, alias_pairs=len(gold.synonyms), alias_merged=merged, missed=missed, not_in_gold=not_in_gold)
+        bands=bands, by_rule={r: dict(c) for r, c in sorted(by_rule.items())}, alias_pairs=len(gold.synonyms), alias_merged=merged, missed=missed, not_in_gold=not_in_gold)
 
 
 def _relation_name(local: str) -> str:

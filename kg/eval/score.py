@@ -7,9 +7,10 @@ to gold entities through their labels (canonical labels first, then alternative 
 and ceasefireWith match in either direction, a fact matches the first required row that fits,
 else a forbidden row (a false positive reported by name), else an optional row (not counted).
 
-On top of the reference figures kg reports precision, recall and F1 per relation, and lists
+On top of the reference figures kg reports precision, recall and F1 per relation, lists
 entity splits (one gold entity, several nodes) and merges (one node whose labels name several
-gold entities).
+gold entities), and scores events where the gold has them (``events.tsv``, see
+:mod:`kg.eval.events`).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class Gold:
     ids: set[str]
     relations: list[GoldRelation]
     docs: list[str] = field(default_factory=list)
+    events: list | None = None  # kg.eval.events.GoldEvent rows of events.tsv, if the gold has them
 
 
 def _rows(path: Path, columns: int) -> Iterable[tuple[int, list[str]]]:
@@ -125,7 +127,12 @@ def load_gold(gold_dir: str | Path) -> Gold:
     docs_file = root / "docs.txt"
     docs = [line.strip() for line in docs_file.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")] if docs_file.is_file() else []
-    return Gold(alias_to_ids, ids, relations, docs)
+    events = None
+    if (root / "events.tsv").is_file():
+        from .events import load_events
+
+        events = load_events(root / "events.tsv")
+    return Gold(alias_to_ids, ids, relations, docs, events)
 
 
 @dataclass
@@ -146,6 +153,7 @@ class Report:
     doc_coverage: str
     splits: dict[str, int]
     merges: list[str]
+    events: dict | None = None  # see kg.eval.events.score_events; None without gold events
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -287,7 +295,16 @@ def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[
         doc_coverage=_doc_coverage(docs, rels, matches, predicted, provenance),
         splits={gid: len(n) for gid, n in sorted(nodes_per_gold.items()) if len(n) > 1 and gid in gold.ids},
         merges=sorted({gid for gid in nodes.mapped.values() if gid.startswith("AMBIGUOUS")}),
+        events=_events(by_subject, nodes, gold, docs),
     )
+
+
+def _events(by_subject, nodes: _Nodes, gold: Gold, docs: list[str]) -> dict | None:
+    if gold.events is None:
+        return None
+    from .events import graph_events, score_events
+
+    return score_events(graph_events(by_subject, nodes.map), gold.events, docs)
 
 
 def _provenance(flat, by_subject) -> dict[tuple, list[tuple[list[str], bool]]]:

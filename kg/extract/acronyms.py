@@ -17,7 +17,9 @@ from .words import load_words
 def acronym_fits(acronym: str, words: list[str]) -> bool:
     """Whether ``acronym`` spells ``words``: each content word gives it one or more leading letters,
     in order, and function words may give some ("MODEL": MOvement for DEmocracy in Liberia;
-    "ARBiH": Army of the Republic of BOsnia and Herzegovina; "MOJWA", "HTS", "PFG")."""
+    "ARBiH": Army of the Republic of BOsnia and Herzegovina; "MOJWA", "HTS", "PFG"); or, for a
+    military contraction of five letters or more, words give two or more letters each and some give
+    none ("NAVCENT": NAVal Forces CENTral Command; "CENTCOM", "AFRICOM")."""
     function_words = load_words().function_words
     letters = acronym.lower()
     words = [w.lower() for w in words if w[:1].isalpha()]
@@ -25,20 +27,22 @@ def acronym_fits(acronym: str, words: list[str]) -> bool:
         return False
 
     @cache
-    def fits(i: int, j: int) -> bool:
+    def fits(i: int, j: int, contraction: bool) -> bool:
+        """Letters i.. spelled by words j..; a contraction ("NAVCENT": NAVal forces CENTral command)
+        takes two or more letters of each word it uses and may pass over any word but the first."""
         if j == len(words):
             return i == len(letters)
-        word, optional = words[j], words[j] in function_words
-        if optional and fits(i, j + 1):
+        word, optional = words[j], words[j] in function_words or (contraction and j > 0)
+        if optional and fits(i, j + 1, contraction):
             return True
-        k = 1
+        k = 2 if contraction else 1
         while i + k <= len(letters) and k <= len(word) and letters[i:i + k] == word[:k]:
-            if fits(i + k, j + 1):
+            if fits(i + k, j + 1, contraction):
                 return True
             k += 1
         return False
 
-    return fits(0, 0)
+    return fits(0, 0, False) or (len(letters) >= 5 and fits(0, 0, True))
 
 
 def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
@@ -80,6 +84,10 @@ def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, 
     else:
         before = next((m for m in mentions if m.end == end and m.kind == "name"), None)
         return out, (before if before is not None and before.type != "Person" else None)
+    covering = [m for m in mentions if m.kind == "name" and m.start < start < m.end and m.end <= end
+                and not any(t.is_punct for t in doc[m.start:start])]
+    if covering:  # "U.S. Naval Forces Central Command (NAVCENT)": the whole name NER found
+        start = min(m.start for m in covering)
     text = span_text(doc[start:end])
     entry = gazetteer.lookup(text) or gazetteer.lookup(acronym)
     inner = [m for m in out if m.start >= start and m.end <= end]

@@ -37,12 +37,66 @@ def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> li
             elif c.dep_ == "appos" and c.i not in at:
                 extra.extend(_description(doc, c, m, words))
         extra.extend(_designation(doc, m))
+        called = _called(doc, m, words)
+        if called is not None:
+            other = at.get(called[0])
+            if other is not None and other.kind == "name" and other.key and not other.gazetteer_id:
+                rekey[other.start] = m.key
+            elif other is None:
+                span = doc[called[0]:called[1]]
+                extra.append(replace(m, start=span.start, end=span.end, start_char=span.start_char,
+                                     end_char=span.end_char, text=span_text(span), kind="alias"))
+        if m.type == "Person":
+            extra.extend(_titled(doc, m, words))
         if head.dep_ == "appos" and head.head.i not in at:  # "the 407th AEG commander, Col. David C. Lyons"
             extra.extend(_description(doc, head.head, m, words))
+        before = next((c for c in children(head) if c.dep_ in ("compound", "nmod") and c.i == m.start - 1
+                       and c.pos_ == "NOUN" and c.i not in at), None)
+        if before is not None:  # "the large-deck amphibious assault ship HMS Ocean"
+            extra.extend(_description(doc, before, m, words))
     given = [e for e in extra if e.kind == "alias"]  # "DDG 70": not a name of its own as well
     out = [replace(m, key=rekey[m.start], kind="alias") if m.start in rekey else m for m in mentions
            if m.gazetteer_id or not any(g.start <= m.start < g.end for g in given)]
     return sorted(out + extra, key=lambda m: (m.start, m.end))
+
+
+QUOTES = {'"', "\u201c", "\u201d", "'", "\u2018", "\u2019", "``", "''"}
+ADVERBS = {"also", "formerly", "locally", "commonly", "often", "sometimes", "popularly", "widely", "officially"}
+
+
+def _called(doc, name: Mention, words: Words) -> tuple[int, int] | None:
+    """The token range of X in "NAME, also called "X"" / "NAME, known as X", however it was parsed."""
+    i = name.end
+    if i < len(doc) and doc[i].text == ",":
+        i += 1
+    while i < len(doc) and doc[i].lower_ in ADVERBS:
+        i += 1
+    if i >= len(doc) or doc[i].lemma_.lower() not in words.naming_verbs:
+        return None
+    i += 1
+    if i < len(doc) and doc[i].lower_ == "as":
+        i += 1
+    quoted = i < len(doc) and doc[i].text in QUOTES
+    i += quoted
+    start = i
+    while i < len(doc) and (doc[i].text not in QUOTES if quoted else doc[i].pos_ == "PROPN" or doc[i].text == "-"):
+        i += 1
+    if i == start or i - start > 6 or (quoted and (i >= len(doc) or doc[i].text not in QUOTES)):
+        return None
+    return start, i
+
+
+def _titled(doc, person: Mention, words: Words) -> list[Mention]:
+    """The name with the ranks and offices written before it ("Col. Travis Caughlin", "Lt. Gen.
+    Stephen J. Townsend"): how the text refers to the person, not their name."""
+    start = person.start
+    while start > 0 and (doc[start - 1].lower_.rstrip(".") in words.person_titles
+                         or doc[start - 1].lower_ in words.person_titles):
+        start -= 1
+    if start == person.start:
+        return []
+    span = doc[start:person.end]
+    return [replace(person, start=start, start_char=span.start_char, text=span_text(span), kind="appositive")]
 
 
 def _named_by(doc, verb, at: dict[int, Mention]) -> list[Mention]:
@@ -63,9 +117,7 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     what modifies it, not a name, a list or a clause."""
     if head.pos_ != "NOUN" and not (head.pos_ == "PROPN" and head.lemma_.lower() in words.speaker_titles):
         return []
-    tokens = sorted(head.subtree, key=lambda t: t.i)
-    if any(t.dep_ in ("relcl", "acl", "cc") or t.lower_ in ("which", "who", "that") for t in tokens):
-        return []
+    tokens = sorted(_phrase(head), key=lambda t: t.i)
     start, end = tokens[0].i, tokens[-1].i + 1
     if start < name.start < end:  # "the 407th AEG commander, Col. David C. Lyons": up to the name
         end = name.start
@@ -81,6 +133,24 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     span = doc[start:end]
     return [replace(name, start=start, end=end, start_char=span.start_char, end_char=span.end_char,
                     text=span_text(span), kind="appositive")]
+
+
+def _phrase(head) -> list:
+    """A noun with the words that say which one it is: its modifiers before it ("ISIL's
+    self-proclaimed capital", "Arab component") and an "of"/"for" phrase after it ("commander of
+    U.S. Central Command"); not clauses or coordinated words."""
+    doc = head.doc
+    modifiers = {t.i: c for c in children(head) if c.i < head.i
+                 and c.dep_ in ("amod", "compound", "nmod", "poss", "nummod", "det", "case") for t in c.subtree}
+    out = [head]
+    i = head.i - 1  # the unbroken run of modifiers before the noun, none of them coordinated
+    while i >= 0 and i in modifiers and not any(t.dep_ == "cc" for t in modifiers[i].subtree):
+        out.append(doc[i])
+        i -= 1
+    for c in children(head):
+        if c.dep_ == "prep" and c.lower_ in ("of", "for") and c.i > head.i:
+            out.extend(c.subtree)
+    return out
 
 
 def _designation(doc, name: Mention) -> list[Mention]:

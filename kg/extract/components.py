@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import filter_spans
+from spacy.pipeline.span_ruler import prioritize_new_ents_filter
+from spacy.util import filter_spans, registry
 
 from .docindex import gazetteer_ids  # noqa: F401  (registers the token extension kg_id)
 from .gazetteer import Gazetteer, load_gazetteer
@@ -224,6 +225,27 @@ def borrow_features(vocab, form: str) -> None:
     lexeme.suffix_ = donor.suffix_
 
 
+@registry.misc("kg.titles_trimmed_ents_filter.v1")
+def make_titles_trimmed_filter():
+    """spaCy's filter that lets new spans replace the entities they overlap, with a person's title
+    at the end of a span given back to the text: "the Combined Joint Task Force – Inherent
+    Resolve Commander, Lt. Gen. ..." names the task force; "Commander" is the person's title."""
+    titles = load_words().person_titles
+
+    def trim(span: Span) -> Span | None:
+        end = span.end
+        while end > span.start + 1 and span.doc[end - 1].lower_ in titles:
+            end -= 1
+        if end == span.end:
+            return span
+        return Span(span.doc, span.start, end, label=span.label, span_id=span.id)
+
+    def ents_filter(entities, spans):
+        return prioritize_new_ents_filter(entities, [t for t in map(trim, spans) if t is not None])
+
+    return ents_filter
+
+
 def add_entity_patterns(nlp: Language, after: str) -> None:
     """A SpanRuler ``kg_entity_patterns`` after the NER, with the token patterns of
     ontology/entity_patterns.jsonl; what it finds replaces the NER's overlapping names, and the
@@ -235,7 +257,7 @@ def add_entity_patterns(nlp: Language, after: str) -> None:
     lines = ontology_file("entity_patterns.jsonl").read_text(encoding="utf-8").splitlines()
     patterns = [p for p in map(json.loads, filter(str.strip, lines)) if "pattern" in p]
     ruler = nlp.add_pipe("span_ruler", name="kg_entity_patterns", after=after, config={
-        "annotate_ents": True, "overwrite": False, "ents_filter": {"@misc": "spacy.prioritize_new_ents_filter.v1"}})
+        "annotate_ents": True, "overwrite": False, "ents_filter": {"@misc": "kg.titles_trimmed_ents_filter.v1"}})
     ruler.add_patterns([{k: v for k, v in p.items() if k in ("label", "pattern", "id")} for p in patterns])
 
 

@@ -18,7 +18,7 @@ from .. import ontology
 from ..errors import DataError
 from ..resources import ontology_file
 
-KINDS = ("predicate", "title", "nationality", "location", "unit")
+KINDS = ("predicate", "title", "nationality", "location", "unit", "stance")
 POS = ("VERB", "NOUN", "ADP")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}
@@ -126,7 +126,7 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             fail(f"unknown lemma set {', '.join(unknown_sets)} (known: {', '.join(sorted(sets))})")
         lemmas = {w.lower() for w in raw.get("lemmas", ())} | {w for s in raw.get("lemma_sets", ()) for w in sets[s]}
         lemmas -= {w.lower() for w in raw.get("exclude", ())}
-        if kind in ("predicate", "title") and not lemmas:
+        if kind in ("predicate", "title", "stance") and not lemmas:
             fail(f"a {kind} rule needs lemmas")
         for field in SLOT_FIELDS:
             for slot in raw.get(field, ()):

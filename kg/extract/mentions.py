@@ -259,6 +259,7 @@ GOVERNMENT_WORDS = {"government", "regime", "authorities", "administration", "ca
 def _not_a_name(text: str, words: Words) -> bool:
     """Captions and page furniture NER takes for names ("Reuters Photo"), names with no letter,
     and stances that are not names ("pro-", "Pro-Asad", "anti-government", "counter-ISIL")."""
-    folded = text.lower()
-    return (folded.removeprefix("the ").strip() in words.not_names or not any(c.isalpha() for c in text)
-            or folded.startswith(("pro-", "anti-", "counter-", "non-")))
+    folded = text.lower().removeprefix("the ").strip()
+    return (folded in words.not_names or not any(c.isalpha() for c in text)
+            or folded.startswith(("pro-", "anti-", "counter-", "non-"))
+            or folded in words.person_titles)  # "Defense" of "Defense Secretary Ash Carter"

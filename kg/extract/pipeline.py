@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
-    from . import aliases, coref, mentions, resolve
+    from . import aliases, coref, events, mentions, resolve
     from .relations import Extractor
 
     extractor = extractor or Extractor()
@@ -29,11 +29,14 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
     named = aliases.find_aliases(doc, with_refs, extractor.words)
     entities = resolve.entities(named, extractor.gazetteer)
     # descriptions in apposition are surface forms only: the words inside them keep their own entities
-    assertions = extractor.extract(doc, [m for m in named if m.kind != "appositive"], document.id)
+    reading = extractor.read(doc, [m for m in named if m.kind != "appositive"], document.id)
+    assertions = reading.assertions
+    statements = events.events(reading, document)
     known = {e.key for e in entities}
-    implied = {k for a in assertions for k in (a.subject, a.object)} - known
-    entities = entities + resolve.gazetteer_entities(implied, extractor.gazetteer)
-    return Extraction(document=document, entities=entities, assertions=tuple(assertions))
+    implied = {k for a in assertions for k in (a.subject, a.object)}
+    implied |= {r.entity for e in statements for r in e.roles if r.entity}
+    entities = entities + resolve.gazetteer_entities(implied - known, extractor.gazetteer)
+    return Extraction(document=document, entities=entities, assertions=tuple(assertions), events=tuple(statements))
 
 
 def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[Extraction]:

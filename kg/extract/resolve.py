@@ -43,9 +43,13 @@ def _generic_names(mentions: list[Mention]) -> list[Mention]:
             out.append(m)
             continue
         word = m.text.lower()
-        named = Counter(o.key for o in mentions if o.kind == "name" and o.key and len(o.text.split()) > 1
-                        and word in o.text.lower().replace("-", " ").split() and is_a(o.type, "Organization"))
-        out.append(replace(m, key=named.most_common(1)[0][0]) if named else m)
+        named = Counter((o.type == m.type, o.key) for o in mentions if o.kind == "name" and o.key
+                        and len(o.text.split()) > 1 and word in o.text.lower().replace("-", " ").split()
+                        and is_a(o.type, "Organization"))
+        # a named organization of the generic word's own kind first ("Coalition" is an international
+        # organization before it is the "Syrian Arab Coalition" armed group), then the most named
+        best = max(named, key=lambda k: (k[0], named[k]), default=None)
+        out.append(replace(m, key=best[1]) if best else m)
     return out
 
 

@@ -11,12 +11,10 @@ NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LO
 def ner_type(label: str, text: str) -> str | None:
     """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs."""
     base = NER_TYPES.get(label)
-    if base == "Organization":
-        return org_type(text)
-    suffix = load_words().place_suffixes.get(text.split()[-1].lower())
-    if suffix and base in ("Settlement", "Region", "Person"):
-        return suffix
-    return base
+    suffix = load_words().place_suffixes.get(text.split()[-1].lower()) if text.split() else None
+    if suffix and base in ("Settlement", "Region", "Person", "Organization"):
+        return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
+    return org_type(text) if base == "Organization" else base
 
 
 def org_type(text: str) -> str:

@@ -37,8 +37,10 @@ class Analysis:
 
 
 def filter_graph(graph, relations: Iterable[str] | None = None, since: str | None = None,
-                 until: str | None = None):
-    """The facts of the given relations, stated by documents dated within [since, until]."""
+                 until: str | None = None, min_confidence: float | None = None):
+    """The facts of the given relations that happened within [since, until], by an assertion of
+    at least ``min_confidence``: by the time of their events where a sentence dates them, else by
+    the dates of the documents stating them."""
     wanted = {r.strip() for r in relations or () if r.strip()}
     if wanted:
         known = {d["predicate"] for _, _, d in graph.edges(data=True)}
@@ -53,6 +55,8 @@ def filter_graph(graph, relations: Iterable[str] | None = None, since: str | Non
         if wanted and data["predicate"] not in wanted:
             continue
         if window is not None and not _within(data, window):
+            continue
+        if min_confidence is not None and data.get("confidence", 1.0) < min_confidence:
             continue
         out.add_edge(s, o, key=key, **data)
     out.remove_nodes_from([n for n in list(out) if out.degree(n) == 0])
@@ -74,13 +78,16 @@ def _window(since: str | None, until: str | None):
 
 
 def _within(data: dict, window) -> bool:
-    """Whether the documents stating a fact are dated within the window: each date is the days it
-    covers ("2017" is the whole year), and the fact's dates must meet the window."""
+    """Whether a fact happened within the window: when its events happened, where a sentence
+    dates them, else when the documents stating it were written. Each date is the days it covers
+    ("2017" is the whole year), and the fact's dates must meet the window."""
     from ..dates import DateError, parse_date
 
+    first_date = data.get("event_first") or data.get("first_date")
+    last_date = data.get("event_last") or data.get("last_date")
     try:
-        first = parse_date(data["first_date"]).days[0] if data.get("first_date") else None
-        last = parse_date(data["last_date"]).days[1] if data.get("last_date") else None
+        first = parse_date(first_date).days[0] if first_date else None
+        last = parse_date(last_date).days[1] if last_date else None
     except DateError:
         return False
     if first is None or last is None:
@@ -94,13 +101,9 @@ def _all_relations() -> set[str]:
     return set(relations())
 
 
-def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entities=None) -> Analysis:
-    """Rankings, communities and components of ``graph``; with ``ego``, that entity's neighbourhood.
-
-    ``entities`` is the graph ``ego`` is looked up in (default ``graph``): the whole entity graph,
-    where ``graph`` keeps only the facts of some relations or dates, so that an entity without
-    such facts is found, with an ego network of itself alone.
-    """
+def projections(graph):
+    """The undirected and the directed simple graphs of the facts, each edge weighted by the
+    documents that state its facts; a symmetric fact (allyOf) is an arc both ways."""
     import networkx as nx
 
     simple = nx.Graph()
@@ -116,6 +119,34 @@ def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entit
                 g[a][b]["weight"] += weight
             else:
                 g.add_edge(a, b, weight=weight)
+    return simple, directed
+
+
+def pagerank(directed) -> dict:
+    """PageRank of the directed projection, weighted by documents ({} for a graph without facts)."""
+    import networkx as nx
+
+    return nx.pagerank(directed, weight="weight") if directed.number_of_edges() else {}
+
+
+def louvain(simple) -> list[set]:
+    """The Louvain communities of the undirected projection (seeded: the same graph gives the same
+    communities, in ``kg analyze`` and in the pictures)."""
+    import networkx as nx
+
+    return nx.community.louvain_communities(simple, weight="weight", seed=SEED) if simple.number_of_edges() else []
+
+
+def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entities=None) -> Analysis:
+    """Rankings, communities and components of ``graph``; with ``ego``, that entity's neighbourhood.
+
+    ``entities`` is the graph ``ego`` is looked up in (default ``graph``): the whole entity graph,
+    where ``graph`` keeps only the facts of some relations or dates, so that an entity without
+    such facts is found, with an ego network of itself alone.
+    """
+    import networkx as nx
+
+    simple, directed = projections(graph)
 
     def ranked(scores: dict) -> list[tuple[str, str, str, float]]:
         best = sorted(scores.items(), key=lambda kv: (-kv[1], graph.nodes[kv[0]].get("label", kv[0])))[:top]
@@ -126,12 +157,12 @@ def analyze(graph, top: int = 10, ego: str | None = None, radius: int = 1, entit
     if graph.number_of_nodes() == 0:
         return result
     result.degree = ranked(dict(graph.degree()))
-    result.pagerank = ranked(nx.pagerank(directed, weight="weight") if directed.number_of_edges() else {})
+    result.pagerank = ranked(pagerank(directed))
     exact = simple.number_of_nodes() <= EXACT_BETWEENNESS_LIMIT
     k = None if exact else min(BETWEENNESS_SAMPLE, simple.number_of_nodes())
     result.betweenness = ranked(nx.betweenness_centrality(simple, k=k, seed=SEED))
     result.betweenness_exact = exact
-    communities = nx.community.louvain_communities(simple, weight="weight", seed=SEED) if simple.number_of_edges() else []
+    communities = louvain(simple)
     label = lambda n: graph.nodes[n].get("label", n)  # noqa: E731
     result.communities = sorted((sorted(map(label, c)) for c in communities if len(c) > 1), key=lambda c: (-len(c), c))
     result.components = sorted((sorted(map(label, c)) for c in nx.connected_components(simple)),

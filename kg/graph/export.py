@@ -102,12 +102,14 @@ def to_networkx(store: Store):
     (``|``-separated); each edge is one fact, keyed by its relation, with ``predicate`` (local
     name), ``confidence`` (the highest of its assertions), ``documents`` (how many documents state
     it), ``symmetric`` (a relation kg.ttl declares symmetric, such as allyOf: one edge, from the
-    entity whose IRI sorts first, that means both directions) and ``first_date`` / ``last_date``
-    (of those documents, where they have dates).
+    entity whose IRI sorts first, that means both directions), ``first_date`` / ``last_date`` (of
+    those documents, where they have dates) and ``event_first`` / ``event_last`` (the days of the
+    events that state it, where a sentence dates them: see :func:`kg.graph.timeline.fact_times`).
     """
     import networkx as nx
 
     from ..ontology import superclasses, symmetric_relations
+    from .timeline import fact_times
 
     graph = nx.MultiDiGraph()
     depth = {name: len(ancestors) for name, ancestors in superclasses().items()}
@@ -128,6 +130,7 @@ def to_networkx(store: Store):
         if current is None or depth.get(type_, 0) > depth.get(current, 0):
             graph.add_node(iri, label=labels.get(iri, iri.rsplit("/", 1)[-1]), type=type_,
                            aliases="|".join(sorted(aliases.get(iri, ()))))
+    happened = fact_times(store)
     for row in store.query(
         "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) (MIN(?date) AS ?first) "
         "(MAX(?date) AS ?last) WHERE { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
@@ -139,18 +142,25 @@ def to_networkx(store: Store):
         for node in (s, o):
             if node not in graph:
                 graph.add_node(node, label=labels.get(node, node.rsplit("/", 1)[-1]), type="Entity", aliases="")
-        dates = {k: row[k].value for k in ("first", "last") if row[k] is not None}
+        dates = {f"{k}_date": row[k].value for k in ("first", "last") if row[k] is not None}
+        when = happened.get((s, row["p"].value, o))
+        if when is not None:
+            dates |= {"event_first": when[0], "event_last": when[1]}
         graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
-                       documents=int(row["docs"].value), symmetric=predicate in symmetric,
-                       **{f"{k}_date": v for k, v in dates.items()})
+                       documents=int(row["docs"].value), symmetric=predicate in symmetric, **dates)
     return graph
 
 
-def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
-    """Write the networkx projection as GraphML, GEXF or node-link JSON; returns the edge count."""
+def export_graph(store: Store, fmt: str, output: IO[bytes], min_confidence: float | None = None) -> int:
+    """Write the networkx projection as GraphML, GEXF or node-link JSON (only the facts some
+    assertion of at least ``min_confidence`` states, if given); returns the edge count."""
     import networkx as nx
 
     graph = to_networkx(store)
+    if min_confidence is not None:
+        from .analysis import filter_graph
+
+        graph = filter_graph(graph, min_confidence=min_confidence)
     if fmt == "graphml":
         nx.write_graphml(graph, output)
     elif fmt == "gexf":
@@ -161,12 +171,20 @@ def export_graph(store: Store, fmt: str, output: IO[bytes]) -> int:
     return graph.number_of_edges()
 
 
-def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None) -> int:
-    """Export to ``path`` (see :func:`output_file`) or to ``stdout``."""
+def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None,
+           min_confidence: float | None = None) -> int:
+    """Export to ``path`` (see :func:`output_file`) or to ``stdout``. ``min_confidence`` applies to
+    the graph formats: an RDF export keeps every assertion, with its kg:confidence."""
+    if min_confidence is not None and fmt in RDF_FORMATS:
+        from ..errors import UsageError
+
+        raise UsageError(f"--min-confidence applies to {', '.join(GRAPH_FORMATS)}, not {fmt}",
+                         hint="an RDF export keeps every assertion with its kg:confidence; filter it in SPARQL")
+
     def writer(out):
         if fmt in RDF_FORMATS:
             return export_rdf(store, fmt, out, progress)
-        return export_graph(store, fmt, out)
+        return export_graph(store, fmt, out, min_confidence)
 
     if path is None or str(path) == "-":
         return writer(stdout)

@@ -1,7 +1,8 @@
 """Check a graph against the SHACL shapes with pySHACL: ontology/shapes.ttl, plus the shapes of the
 relations, derived from ontology/kg.ttl (the one definition of each relation): an assertion's
 predicate is one of the relations, and each relation's subject and object belong to its domain and
-range."""
+range; an event statement's type is one of the event classes, a participant's role one of the
+role types."""
 
 from __future__ import annotations
 
@@ -63,7 +64,25 @@ def relation_shapes():
         graph.add((values, SH.path, URIRef(r.iri)))
         classes(values, r.range)
         graph.add((values, SH.message, Literal(f"the object of kg:{r.name} is a {' or '.join(r.range)}")))
+    _one_of(graph, shapes.EventTypeShape, "https://w3id.org/kg/ontology#eventType",
+            [kg[e.name] for e in ontology.event_types().values()], "an event statement's type is an event class of ontology/kg.ttl")
+    _one_of(graph, shapes.RoleTypeShape, ontology.SEM_NS + "roleType",
+            [kg[name] for name in ontology.role_types()], "a participant's role type is one of ontology/kg.ttl")
     return graph
+
+
+def _one_of(graph, shape, path: str, members: list, message: str) -> None:
+    """The values of ``path`` are among ``members``: event classes and role types, from kg.ttl."""
+    from rdflib import BNode, Literal, URIRef
+    from rdflib.collection import Collection
+    from rdflib.namespace import RDF, SH
+
+    allowed = BNode()
+    Collection(graph, allowed, members)
+    graph.add((shape, RDF.type, SH.NodeShape))
+    graph.add((shape, SH.targetObjectsOf, URIRef(path)))
+    graph.add((shape, SH["in"], allowed))
+    graph.add((shape, SH.message, Literal(message)))
 
 
 def shapes_graph():

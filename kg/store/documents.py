@@ -30,7 +30,8 @@ def find_documents(store: Store, reference: str) -> list[tuple[str, str]]:
 def remove_documents(store: Store, doc_ids: Iterable[str]) -> int:
     """Take documents out: their graphs go, and with them every triple only they supported; the
     labels of the entities they mentioned are recomputed (an entity nothing mentions any more
-    loses them). Returns how many documents were removed."""
+    loses them), and so are the events they took part in (an event only they told goes, a
+    merge of their statements with others' is undone). Returns how many documents were removed."""
     ids = list(doc_ids)
     entities: set[str] = set()
     for doc_id in ids:
@@ -40,6 +41,7 @@ def remove_documents(store: Store, doc_ids: Iterable[str]) -> int:
     store.mark_labels_stale()
     removed = sum(1 for doc_id in ids if store.remove_document(doc_id))
     store.refresh_entities(entities)
+    store.refresh_events(entities)
     store.mark_labels_stale(False)
     store.flush()
     store.compact()

@@ -26,7 +26,8 @@ from ..faults import crash_point
 from ..rdf import HIDDEN_LABEL, TYPE, N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
-from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from .events import event_quads
 from .journal import Journal
 from . import labels
 from .protocol import Capabilities
@@ -202,6 +203,18 @@ class LocalStore:
             self._ox.extend(quads)
             count += len(block)
         return count
+
+    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
+        """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written."""
+        graph = N(EVENT_GRAPH)
+        quads, stale = event_quads(self, None if entities is None else set(entities))
+        if entities is None and self._ox.contains_named_graph(graph):
+            self._ox.remove_graph(graph)
+        for iri in stale:
+            for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
+                self._ox.remove(quad)
+        self._ox.extend(quads)
+        return len(quads)
 
     def flush(self) -> None:
         if self.writable:

@@ -66,13 +66,17 @@ class Store(Protocol):
 
     def remove_document(self, doc_id: str) -> bool: ...
 
-    # -- entity labels, recomputed after documents change
+    # -- entity labels and events, recomputed after documents change
     def labels_stale(self) -> bool: ...
 
     def mark_labels_stale(self, stale: bool = True) -> None: ...
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
         """Recompute the labels of ``entities`` (IRIs; all if None); how many were refreshed."""
+
+    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
+        """Re-merge the events that involve ``entities`` (IRIs; all if None) from the documents'
+        event statements (see :mod:`kg.store.events`); how many quads the events graph got."""
 
     # -- reading
     def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,

@@ -53,8 +53,9 @@ from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
 from ..rdf import N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
-from ..vocab import ENTITY_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from . import labels
+from .events import event_quads
 from .protocol import Capabilities, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
@@ -275,6 +276,11 @@ class RemoteStore:
             self._update(f"{delete}INSERT DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {data} }} }}")
             count += len(block)
         return count
+
+    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
+        quads, _ = event_quads(self, None)  # the server re-merges every event in one round trip
+        self._put_graph(str(EVENT_GRAPH), quads)
+        return len(quads)
 
     def flush(self) -> None:
         pass

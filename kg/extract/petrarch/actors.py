@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ...resources import ontology_file
 from ...names import fold, iri_key, match_key
+from ..acronyms import acronym_fits
 from ..gazetteer import Entry, Gazetteer, load_hand_gazetteer
 from ..words import load_words
 from ..geonames import _latin
@@ -89,6 +90,13 @@ class World:
             if entry is not None:
                 names.extend((entry.label, *entry.aliases))
         return names
+
+    def country_words(self, iso3: str | None) -> frozenset[str]:
+        """The words of a country's names and demonyms, folded ("united", "states", "us", "american")."""
+        entry = self.country_entry(iso3)
+        names = self.country_names(iso3, "") if iso3 in self.countries else []
+        names += [d for d, country in self.gazetteer.demonyms.items() if entry and country == entry]
+        return frozenset(w for n in names for w in _folded_words(n))
 
     def country_entry(self, iso3: str | None) -> str | None:
         """The id of the hand gazetteer's country with the ISO code's name, if it has one."""
@@ -207,6 +215,34 @@ def _is_person(raw: RawActor, phrase: list[str], given_names: frozenset[str] = f
             any(c.startswith("MNC") for c in raw.codes):
         return False
     return 2 <= len(words) <= 5 and (bool(dated) or words[0] in given_names)
+
+
+def _folded_words(text: str) -> list[str]:
+    """Lower-case words without dots: "U.S. Army" -> ["us", "army"]."""
+    return re.findall(r"[a-z0-9]+", text.lower().replace(".", ""))
+
+
+def _national_body(actor: "Actor", world: World) -> bool:
+    """Whether an actor is a country's agency named after it ("United States Military", "Syrian
+    Government"): PETRARCH lists under it the bodies it codes alike ("Central Command", "DARPA",
+    "West Point"), which are other organizations, not its names."""
+    if actor.type not in _ORG_CLASSES or actor.type == "ArmedGroup" or not actor.iso3 or not actor.code:
+        return False
+    return len(actor.code) > 3 and bool(_content(_folded_words(actor.label)) & world.country_words(actor.iso3))
+
+
+def _content(words: Iterable[str]) -> set[str]:
+    return set(words) - LOWER_WORDS - ARTICLES - load_words().function_words
+
+
+def _another_body(alias: str, actor: "Actor", world: World) -> bool:
+    """Whether an alias of a national body names some other body: it shares no content word with
+    the label or the country's names, and is no acronym of the label ("Centcom" under "United
+    States Military"; but "IDF" of "Israel Defense Forces", "Expediency Council")."""
+    if _content(_folded_words(alias)) & (set(_folded_words(actor.label)) | world.country_words(actor.iso3)):
+        return False
+    words = actor.label.split()
+    return not (alias.isupper() and any(acronym_fits(alias, words[i:]) for i in range(len(words))))
 
 
 def _lower_words(phrase: list[str]) -> list[str]:
@@ -445,7 +481,9 @@ def _add_alias(actor: Actor, text: str, world: World, acronyms: frozenset[str], 
             reason = "an organization listed as its leader"
     else:
         words = set(_lower_words(phrase)) - LOWER_WORDS
-        if _looks_like_person(phrase, world, label_words):
+        if _national_body(actor, world) and _another_body(cased, actor, world):
+            reason = "another body of the country, coded alike"
+        elif _looks_like_person(phrase, world, label_words):
             dropped_people.append(words)
             reason = "a person (leader or member) listed as the organization"
         elif any(words <= person for person in dropped_people):

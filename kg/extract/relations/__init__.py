@@ -10,6 +10,8 @@ them; the :class:`Extractor` itself holds only the rules.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ... import ontology
 from ...records import Assertion, Mention
 from ..docindex import sentence_of, span_text
@@ -20,10 +22,10 @@ from . import structure
 from .structure import heads_a_part
 from .context import Context, Found
 from .polarity import polarity, reporter
-from .triggers import Triggers, predicate
+from .triggers import Triggers, _first_filled, predicate
 
 STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location,
-              "unit": structure.units}
+              "unit": structure.units, "stance": structure.stances}
 DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubtful verb ("claimed")
 
 
@@ -39,18 +41,49 @@ class Extractor:
         self.titles = {w: r for r in self.lexicon.rules_for("title") for w in r.lemmas}
 
     def extract(self, doc, mentions: list[Mention], doc_id: str) -> list[Assertion]:
+        return self.read(doc, mentions, doc_id).assertions
+
+    def read(self, doc, mentions: list[Mention], doc_id: str) -> Reading:
+        """The document's assertions, with what the event stage reads from the same pass."""
         ctx = Context(doc, mentions, self.gazetteer, self.words, self.titles)
         found: list[Found] = []
+        fired = []
         for token, rule in self.triggers.matches(doc):
+            fired.append((token, rule))
             found.extend(predicate(ctx, token, rule))
         for kind, rules in STRUCTURAL.items():
             for rule in self.lexicon.rules_for(kind):
                 found.extend(rules(ctx, rule))
-        return assertions(ctx, found, doc_id)
+        kept: list[Found] = []
+        return Reading(ctx, fired, kept, assertions(ctx, found, doc_id, kept))
 
 
-def assertions(ctx: Context, found: list[Found], doc_id: str) -> list[Assertion]:
-    """The facts the text states, typed by the ontology, one per fact and sentence."""
+@dataclass(frozen=True)
+class Reading:
+    """One document's relations as the event stage (:mod:`kg.extract.events`) reads them: the
+    context, every (trigger token, predicate rule) that fired, the candidates that became
+    assertions (subject and object as asserted, symmetric ones in IRI order) and the assertions."""
+
+    context: Context
+    fired: list
+    kept: list[Found]
+    assertions: list[Assertion]
+
+    def arguments(self, trigger, rule) -> tuple[list[str], list[str]]:
+        """What ``rule``'s subject and object slots find at ``trigger`` each on its own, typed by
+        the relation: the participants of an event whose trigger names only one side."""
+        relation = ontology.relations()[rule.relation]
+        ctx = self.context
+        subjects = [k for k in _first_filled(ctx, trigger, rule.subject, rule)
+                    if _typed(ctx.type_of(k), relation.domain, rule.subject_types)]
+        objects = [k for k in _first_filled(ctx, trigger, rule.object, rule)
+                   if _typed(ctx.type_of(k), relation.range, rule.object_types)]
+        return subjects, objects
+
+
+def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] | None = None) -> list[Assertion]:
+    """The facts the text states, typed by the ontology, one per fact and sentence; ``kept``
+    receives each candidate that passed."""
     relations = ontology.relations()
     out: dict[tuple, Assertion] = {}
     for f in found + _regions_lie_in_their_country(ctx, found):
@@ -71,6 +104,8 @@ def assertions(ctx: Context, found: list[Found], doc_id: str) -> list[Assertion]
         sent = sentence_of(trigger)
         confidence = f.rule.confidence * (DOUBT if doubtful else 1.0)
         key = (s, relation.name, o, sent.start_char)
+        if kept is not None:
+            kept.append(Found(s, o, f.rule, f.trigger))
         if key in out and out[key].confidence >= confidence:
             continue
         out[key] = Assertion(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...ontology import is_a
 from ..docindex import children
-from .parse import lemma, pobjs, subjects
+from .parse import lemma, pobjs, stance, subjects
 from .parse import undertakers as undertakers_of
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     mention = ctx.at.get(token.i)
     if mention is not None and mention.key:
         return [mention.key]
-    if token.dep_ in ("amod", "compound", "npadvmod", "nmod"):
+    if token.dep_ in ("amod", "compound", "npadvmod", "nmod") and not stance(token):
         country = ctx.gazetteer.country_of_demonym(token.text)
         if country:  # "our Somali partners", "Iranian-backed"
             return [country]
@@ -88,7 +88,7 @@ def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
     words = ctx.words
     if lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words or lemma_ in words.military_assets:
         for c in children(token):
-            forces = ctx.armed_forces(ctx.country_of(c))
+            forces = ctx.armed_forces(ctx.country_of(c)) if not stance(c) else None
             if forces:
                 return [forces]
     return []
@@ -98,7 +98,7 @@ def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) ->
     """A generic head's own modifiers name what it stands for."""
     words = ctx.words
     for c in children(token):
-        if c.i in seen:
+        if c.i in seen or stance(c):  # "pro-Russian separatists" are not Russia
             continue
         keys: list[str] = []
         if c.dep_ == "amod" and lemma(c) in words.allegiance_adjectives and lemma_ in words.members:

@@ -126,6 +126,8 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
         return subjects(head, _visited)
     if noun.dep_ == "pobj" and head.dep_ == "prep":
         verb = head.head
+        if pos(verb) == "NOUN" and lemma(verb) in load_words().undertaking_nouns:
+            return undertakers(verb, _visited)  # "X leads efforts in the campaign to defeat Y"
         while verb.pos_ in ("ADV", "ADP") and verb.head is not verb:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
@@ -153,3 +155,19 @@ def light_verb(noun, light_verbs: frozenset[str]):
 def title_word(token) -> str:
     """How a title token is looked up: abbreviated ranks as written ("Gen."), other words by lemma."""
     return token.lower_ if token.lower_ in load_words().title_abbreviations else lemma(token)
+
+
+STANCES = {"pro", "anti", "counter", "non"}
+
+
+def stance(token) -> str | None:
+    """"pro", "anti" or "counter" when a modifier is written with one ("pro-Russian separatists",
+    "the counter-ISIL coalition"): the noun is for or against what it names, not it."""
+    doc = token.doc
+    i = token.i
+    if i >= 2 and doc[i - 1].text == "-" and doc[i - 2].lower_ in STANCES and not doc[i - 2].whitespace_:
+        return doc[i - 2].lower_
+    if i >= 1 and doc[i - 1].lower_ in STANCES:
+        return doc[i - 1].lower_
+    return None
+

@@ -89,8 +89,6 @@ def _preposition(t, rule, word: str) -> list:
     if not found and pos(t) == "NOUN":
         # "an offensive that began in July against X": the clause about the noun carries it
         clauses = [c for c in kids if c.dep_ in ("relcl", "acl")]
-        if t.dep_ == "dobj" and pos(t.head) == "VERB":  # "conducted strikes using aircraft against X"
-            clauses += [c for c in children(t.head) if c.dep_ == "advcl" and c.tag_ == "VBG"]
         for clause in clauses:
             found.extend(prep_objects(clause, word))
             # "strikes using attack, bomber and fighter aircraft against ISIL targets", "an offensive
@@ -100,12 +98,41 @@ def _preposition(t, rule, word: str) -> list:
             for obj in objects:
                 for holder in (obj, *obj.conjuncts):
                     found.extend(prep_objects(holder, word))
+    if not found and pos(t) == "NOUN" and t.dep_ == "dobj" and pos(t.head) == "VERB":
+        # "conducted strikes coordinated with Y using aircraft as well as rocket artillery against X":
+        # the phrase hangs anywhere in the clause of the verb the event noun is the object of
+        found = clause_prep_objects(t.head, word)
     if not found and pos(t) == "NOUN" and t.dep_ in ("nsubj", "nsubjpass") and pos(t.head) == "VERB":
         # "the coalition's airstrikes delivered 24 munitions against ISIL targets": on the verb or its object
         verb = t.head
         for holder in [verb, *[c for c in children(verb) if c.dep_ == "dobj"]]:
             found.extend(prep_objects(holder, word))
     return found
+
+
+CLAUSE_BOUNDARIES = frozenset({"ccomp", "relcl", "parataxis", "csubj", "nsubj", "nsubjpass", "xcomp", "acl"})
+
+
+def clause_prep_objects(verb, word: str) -> list:
+    """Objects of the preposition ``word`` anywhere in ``verb``'s own clause, through its verbs,
+    objects and their conjuncts: not in its subject, nor in a clause with a subject of its own, nor
+    inside another prepositional phrase. A phrase on the verb itself is read
+    with gapping ("with A on one front and B on the other")."""
+    found = prep_objects(verb, word, gapping=True)
+    if found:
+        return found
+    todo = [c for c in children(verb) if c.dep_ not in CLAUSE_BOUNDARIES]
+    while todo:
+        t = todo.pop()
+        kids = children(t)
+        if any(c.dep_ in ("nsubj", "nsubjpass") for c in kids):
+            continue
+        if t.dep_ == "prep":
+            if t.lower_ == word:
+                found.extend(pobjs(t))
+            continue  # not into another phrase: "in response to attacks on Y" is not the verb's
+        todo.extend(c for c in kids if c.dep_ not in CLAUSE_BOUNDARIES)
+    return sorted(found, key=lambda x: x.i)
 
 
 @slot("poss")
@@ -153,7 +180,11 @@ def _adverbial_subject(t, rule) -> list:
     if t.dep_ != "pobj" or t.head.lower_ not in ("in", "with", "as"):
         return []
     qualified = t.head.head
+    while qualified.pos_ == "ADP" and qualified.dep_ in ("conj", "prep") and qualified.head is not qualified:
+        qualified = qualified.head  # "coordinated with and in support of X"
     if qualified.pos_ in ("VERB", "AUX"):
+        if qualified.dep_ == "acl" and pos(qualified.head) == "NOUN":  # "strikes coordinated ... in support of X"
+            return event_agents(qualified.head)
         return subjects(qualified)
     return event_agents(qualified) if pos(qualified) == "NOUN" else []
 

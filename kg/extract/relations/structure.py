@@ -13,7 +13,7 @@ from ...ontology import is_a
 from ..docindex import children
 from ..lexicon import Rule
 from .context import Found
-from .parse import lemma, pobjs, title_word
+from .parse import lemma, pobjs, stance, title_word
 
 if TYPE_CHECKING:
     from ...records import Mention
@@ -26,7 +26,7 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A person's title ties them to the organization or country it is of. A leader's title with a
     common noun before it ("an ISIL gang leader", "an artillery crew chief in Abel Battery") heads
     a part of the organization: the person is a member of it, not its leader."""
-    doc = ctx.doc
+
     for m in ctx.mentions:
         if m.type != "Person" or m.kind != "name" or not m.key:
             continue
@@ -113,7 +113,7 @@ def nationality(ctx: Context, rule: Rule) -> Iterator[Found]:
             if lemma(appos) in words.members or lemma(appos) in words.descriptions:
                 candidates.extend(c for c in children(appos) if c.dep_ in ("amod", "compound", "nmod") and c.i < appos.i)
         for c in candidates:
-            country = ctx.country_of(c)
+            country = ctx.country_of(c) if not stance(c) else None
             if country and country != m.key:
                 yield Found(m.key, country, rule, c.i)
 
@@ -212,4 +212,20 @@ def units(ctx: Context, rule: Rule) -> Iterator[Found]:
         parent = orgs.get(m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1)
         if parent is not None and parent.key != m.key and (parent.type in armed or parent.type == "InternationalOrganization"):
             yield Found(m.key, parent.key, rule, m.end)
+
+
+def stances(ctx: Context, rule: Rule) -> Iterator[Found]:
+    """"the pro-Iranian Kataib Hezbollah militia", "the anti-ISIL coalition": the named side is for
+    (or against) what the modifier names."""
+    for token in ctx.doc:
+        if stance(token) not in rule.lemmas or token.dep_ not in ("amod", "compound", "nmod") or token.head is token:
+            continue
+        sides = [k for k in ctx.entities_of(token.head) if k]
+        named = ctx.at.get(token.i)
+        aims = [named.key] if named is not None and named.key else \
+            [c for c in [ctx.gazetteer.country_of_demonym(token.text)] if c]
+        for side in sides:
+            for aim in aims:
+                if side != aim:
+                    yield Found(side, aim, rule, token.i)
 

@@ -1,0 +1,345 @@
+"""Events: the event statements of every document merged, across documents, into one sem:Event
+per event, in the events graph. Computed from what the document graphs hold, after each build and
+each removal, as the entity labels are (:mod:`kg.store.labels`); shared by every store.
+
+Two statements tell one event when they have the same type, share a participant, and neither
+their roles nor their times disagree (ontology/events.toml, ``[merge]``):
+
+* each role (agent, patient, theme) of one either is missing from the other or shares an entity
+  with it; each place role (origin, destination, location) either is missing or names the same
+  place or one inside the other (``kg:locatedIn``: Al-Bukamal lies in eastern Syria);
+* their times overlap ("in 2014" and "in August 2014"); a statement without a time of its own is
+  timed by its document's date, and an event happens by the time it is reported: it agrees with
+  earlier times of its own document, with times of another document that end at most
+  ``undated_days`` before its date, and with another undated statement whose document is at most
+  ``undated_pair_days`` apart.
+
+Statements are taken in a fixed order (dated before undated, the most precise first, then by
+document and offset) and each joins the first event it agrees with, else starts one. The order
+depends only on what the documents say, never on which was built first, and so do the IRIs: an
+event's is derived from the statement that started it. Each event of several statements carries
+a kg:EventMerge record (the rule, the statements, the documents), and since the events graph is
+recomputed from the statements, a merge goes when a source is removed.
+
+Only the events that share a participant with what changed are recomputed: a statement can
+only join an event with which it shares an entity, so the statements reachable from the changed
+entities through shared (type, entity) pairs are a whole part of the graph, merged the same way
+as in a full recomputation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+import pyoxigraph as ox
+
+from ..dates import DATE, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
+from ..extract.eventrules import EventRules, load_rules
+from ..extract.timex import bounds
+from ..ontology import KG_NS, role_types
+from ..rdf import TYPE, N, literal, role_node, role_triples
+from ..vocab import EVENT_GRAPH, KG, SEM, event_iri, merge_iri
+
+BLOCK = 1000  # terms per VALUES block
+PROV_DERIVED = "http://www.w3.org/ns/prov#wasDerivedFrom"
+_PRECISION = {DATE: 0, YEAR_MONTH: 1, YEAR: 2}
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+@dataclass
+class Statement:
+    """One document's statement of an event, as the merge reads it back from the store."""
+
+    iri: str
+    type: str
+    document: str
+    start: int
+    roles: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    descriptions: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    time: ParsedDate | None = None
+    undated: bool = False  # timed by its document's date
+    time_text: str = ""
+
+    @property
+    def span(self) -> tuple[date, date] | None:
+        return bounds(self.time) if self.time is not None else None
+
+    @property
+    def reported(self) -> date:
+        """The last day an undated statement's document may have been written: the event happened by then."""
+        return self.span[1]
+
+    def entities(self) -> set[str]:
+        return {e for es in self.roles.values() for e in es}
+
+    def order(self) -> tuple:
+        precision = _PRECISION.get(self.time.precision, 3) if self.time is not None else 4
+        return (self.undated or self.time is None, precision, self.document, self.start, self.iri)
+
+
+@dataclass
+class Cluster:
+    """An event being merged: its statements, the union of their roles, the days every dated
+    statement allows, the documents of those, and the (document, date) of undated ones."""
+
+    statements: list[Statement] = field(default_factory=list)
+    roles: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    dated: tuple[date, date] | None = None
+    dated_documents: set[str] = field(default_factory=set)
+    undated: list[tuple[str, date]] = field(default_factory=list)  # (document, the day it reports by)
+
+    def agrees(self, s: Statement, places: set[str], inside: dict[str, set[str]], rules: EventRules) -> bool:
+        """Whether ``s`` can tell this event: no role and no time disagrees."""
+        for role, mine in s.roles.items():
+            theirs = self.roles.get(role)
+            if not theirs or not mine:
+                continue
+            if role in places:
+                if not any(a == b or b in inside.get(a, ()) or a in inside.get(b, ()) for a in mine for b in theirs):
+                    return False
+            elif not mine & theirs:
+                return False
+        return s.time is None or (self._undated_agrees(s, rules) if s.undated else self._dated_agrees(s, rules))
+
+    def _dated_agrees(self, s: Statement, rules: EventRules) -> bool:
+        begin, end = s.span
+        if self.dated is not None and (begin > self.dated[1] or end < self.dated[0]):
+            return False
+        reported = timedelta(days=rules.undated_days)
+        return all(begin <= day and (document == s.document or end >= day - reported)
+                   for document, day in self.undated)
+
+    def _undated_agrees(self, s: Statement, rules: EventRules) -> bool:
+        day = s.reported
+        if self.dated is not None:
+            begin, end = self.dated
+            if begin > day or (s.document not in self.dated_documents
+                               and end < day - timedelta(days=rules.undated_days)):
+                return False
+        return all(abs((day - other).days) <= rules.undated_pair_days
+                   for document, other in self.undated if document != s.document)
+
+    def join(self, s: Statement) -> None:
+        self.statements.append(s)
+        for role, entities in s.roles.items():
+            self.roles[role] |= entities
+        if s.time is None:
+            return
+        if s.undated:
+            self.undated.append((s.document, s.reported))
+            return
+        begin, end = s.span
+        self.dated = (begin, end) if self.dated is None else (max(begin, self.dated[0]), min(end, self.dated[1]))
+        self.dated_documents.add(s.document)
+
+
+def event_quads(store, entities: Iterable[str] | None) -> tuple[list[ox.Quad], set[str]]:
+    """Quads of the events graph for the events that involve ``entities`` (IRIs), or for all
+    events; and the IRIs of the events graph's subjects they replace (none for all)."""
+    rules = load_rules()
+    places = {name for name, r in role_types().items() if r.property == "hasPlace"}
+    if entities is None:
+        statements, stale = _statements(store, None), set()
+    else:
+        seeds = set(entities)
+        iris, pairs = _component(store, seeds)
+        statements = _statements(store, iris)
+        stale = _stale(store, seeds, pairs)
+    inside = _containers(store)
+    clusters: list[Cluster] = []
+    by_entity: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
+    for statement in sorted(statements, key=Statement.order):
+        candidates = {id(c): c for e in statement.entities() for c in by_entity[(statement.type, e)]}
+        home = next((c for c in sorted(candidates.values(), key=lambda c: c.statements[0].order())
+                     if c.agrees(statement, places, inside, rules)), None)
+        if home is None:
+            home = Cluster()
+            clusters.append(home)
+        home.join(statement)
+        for e in statement.entities():
+            if home not in by_entity[(statement.type, e)]:
+                by_entity[(statement.type, e)].append(home)
+    return [q for c in clusters for q in _event_quads(c, rules)], stale
+
+
+# ------------------------------------------------------------------ reading the statements
+
+_STATEMENTS = """SELECT ?st ?type ?doc ?start ?role ?value ?words ?time ?undated ?text WHERE { %s
+  GRAPH ?g { ?st a kg:EventStatement ; kg:eventType ?type ; prov:wasDerivedFrom ?doc ; kg:startOffset ?start ;
+             kg:role ?r . ?r sem:roleType ?role
+             OPTIONAL { ?r rdf:value ?value } OPTIONAL { ?r kg:description ?words }
+             OPTIONAL { ?st kg:time ?time } OPTIONAL { ?st kg:timeFromDocument ?undated }
+             OPTIONAL { ?st kg:timeText ?text } } }"""
+
+
+def _statements(store, iris: set[str] | None) -> list[Statement]:
+    """The event statements ``iris`` (all if None), with their roles and times."""
+    out: dict[str, Statement] = {}
+    blocks = [""] if iris is None else [_values("st", chunk) for chunk in _chunks(sorted(iris))]
+    for block in blocks:
+        for row in store.query(_STATEMENTS % block, union=False):
+            iri = row["st"].value
+            s = out.get(iri)
+            if s is None:
+                s = out[iri] = Statement(iri, row["type"].value[len(KG_NS):], row["doc"].value, int(row["start"].value))
+                if row["time"] is not None:
+                    s.time = _time(row["time"])
+                    s.undated = row["undated"] is not None and row["undated"].value == "true"
+                    s.time_text = row["text"].value if row["text"] is not None else ""
+            role = row["role"].value[len(KG_NS):]
+            if row["value"] is not None:
+                s.roles[role].add(row["value"].value)
+            if row["words"] is not None:
+                s.descriptions[role].add(row["words"].value)
+    return list(out.values())
+
+
+def _time(term: ox.Literal) -> ParsedDate | None:
+    try:
+        return parse_date(term.value)
+    except DateError:
+        return None
+
+
+def _component(store, seeds: set[str]) -> tuple[set[str], set[tuple[str, str]]]:
+    """The statements reachable from entities ``seeds`` through shared (type, entity) pairs, and
+    those pairs (IRIs of the event class and the entity)."""
+    pairs: set[tuple[str, str]] = set()
+    found: set[str] = set()
+    todo = [("value", e) for e in sorted(seeds)]
+    while todo:
+        rows = []
+        by_value = [e for kind, e in todo if kind == "value"]
+        by_pair = [p for kind, p in todo if kind == "pair"]
+        for chunk in _chunks(by_value):
+            rows += store.query("SELECT DISTINCT ?st WHERE { " + _values("value", chunk) +
+                                " GRAPH ?g { ?st kg:role/rdf:value ?value } }", union=False)
+        for chunk in _chunks(by_pair):
+            rows += store.query("SELECT DISTINCT ?st WHERE { " + _pair_values(chunk) +
+                                " GRAPH ?g { ?st kg:eventType ?type ; kg:role/rdf:value ?value } }", union=False)
+        new = {row["st"].value for row in rows} - found
+        found |= new
+        todo = []
+        for chunk in _chunks(sorted(new)):
+            for row in store.query("SELECT DISTINCT ?type ?value WHERE { " + _values("st", chunk) +
+                                   " GRAPH ?g { ?st kg:eventType ?type ; kg:role/rdf:value ?value } }", union=False):
+                pair = (row["type"].value, row["value"].value)
+                if pair not in pairs:
+                    pairs.add(pair)
+                    todo.append(("pair", pair))
+    return found, pairs
+
+
+def _stale(store, seeds: set[str], pairs: set[tuple[str, str]]) -> set[str]:
+    """Subjects of the events graph (events, their roles, their merge records) of the events that
+    involve an entity of ``seeds`` or a (type, entity) of ``pairs``: they are recomputed."""
+    found = "?event sem:hasActor|sem:hasPlace ?r . ?r rdf:value ?value ."
+    queries = [_values("value", chunk) + f" GRAPH <{EVENT_GRAPH}> {{ {found} }}" for chunk in _chunks(sorted(seeds))]
+    queries += [_pair_values(chunk) + f" GRAPH <{EVENT_GRAPH}> {{ ?event a ?type . {found} }}"
+                for chunk in _chunks(sorted(pairs))]
+    events: set[str] = set()
+    for where in queries:
+        events.update(row["event"].value for row in store.query(f"SELECT DISTINCT ?event WHERE {{ {where} }}", union=False))
+    out = set(events)
+    for chunk in _chunks(sorted(events)):
+        for row in store.query(f"SELECT ?x WHERE {{ {_values('event', chunk)} GRAPH <{EVENT_GRAPH}> {{ "
+                               "{ ?event sem:hasActor|sem:hasPlace ?x } UNION { ?x kg:mergedInto ?event } } }",
+                               union=False):
+            out.add(row["x"].value)
+    return out
+
+
+def _containers(store) -> dict[str, set[str]]:
+    """Place -> every place the graph says it lies in (kg:locatedIn, transitively)."""
+    direct: dict[str, set[str]] = defaultdict(set)
+    for row in store.query("SELECT DISTINCT ?a ?b WHERE { GRAPH ?g { ?a kg:locatedIn ?b } }", union=False):
+        direct[row["a"].value].add(row["b"].value)
+    out: dict[str, set[str]] = {}
+
+    def up(place: str, seen: frozenset[str]) -> set[str]:
+        if place in out:
+            return out[place]
+        found = set()
+        for parent in direct.get(place, ()):
+            if parent not in seen:
+                found |= {parent} | up(parent, seen | {place})
+        out[place] = found
+        return found
+
+    for place in list(direct):
+        up(place, frozenset())
+    return out
+
+
+def _chunks(items: list) -> list[list]:
+    return [items[i:i + BLOCK] for i in range(0, len(items), BLOCK)]
+
+
+def _values(name: str, iris: list[str]) -> str:
+    return f"VALUES ?{name} {{ " + " ".join(f"<{iri}>" for iri in iris) + " }"
+
+
+def _pair_values(pairs: list[tuple[str, str]]) -> str:
+    return "VALUES (?type ?value) { " + " ".join(f"(<{t}> <{v}>)" for t, v in pairs) + " }"
+
+
+# ------------------------------------------------------------------ writing the events
+
+def _event_quads(cluster: Cluster, rules: EventRules) -> list[ox.Quad]:
+    first = cluster.statements[0]
+    digest = hashlib.sha256(first.iri.encode()).hexdigest()[:16]
+    node = N(event_iri(first.type, digest))
+    graph = N(EVENT_GRAPH)
+    roles = role_types()
+    triples = [(node, TYPE, N(SEM.Event)), (node, TYPE, ox.NamedNode(KG_NS + first.type))]
+    descriptions: dict[str, set[str]] = defaultdict(set)
+    for s in cluster.statements:
+        for role, words in s.descriptions.items():
+            descriptions[role] |= words
+    members = [(role, e, None) for role, es in cluster.roles.items() for e in es]
+    members += [(role, None, w) for role, ws in descriptions.items() if not cluster.roles.get(role) for w in ws]
+    for role, entity, words in sorted(members, key=lambda m: (m[0], m[1] or "", m[2] or "")):
+        key = entity.rsplit("/", 1)[-1] if entity else None
+        member = role_node(node.value, role, key, words)
+        triples.append((node, N(SEM[roles[role].property]), member))
+        triples.extend(role_triples(member, role, key, words))
+    triples.extend(_times(node, cluster))
+    documents = sorted({s.document for s in cluster.statements})
+    for s in sorted(cluster.statements, key=lambda s: s.iri):
+        triples.append((node, N(KG.statement), ox.NamedNode(s.iri)))
+    for document in documents:
+        triples.append((node, N(PROV_DERIVED), ox.NamedNode(document)))
+    if len(cluster.statements) > 1:
+        merge = N(merge_iri(f"{first.type.lower()}-{digest}", "event"))
+        triples += [(merge, TYPE, N(KG.EventMerge)), (merge, N(KG.mergedInto), node),
+                    (merge, N(KG.mergeRule), ox.Literal(rules.merge_rule))]
+        triples += [(merge, N(KG.mergedStatement), ox.NamedNode(s.iri)) for s in cluster.statements]
+        triples += [(merge, N(PROV_DERIVED), ox.NamedNode(d)) for d in documents]
+    return [ox.Quad(s, p, o, graph) for s, p, o in triples]
+
+
+def _times(node, cluster: Cluster) -> list[tuple]:
+    """sem:hasTimeStamp at the most precise stated time (the dated statements' common days bound
+    it), else the earliest date of the documents that report it, marked kg:timeFromDocument."""
+    dated = [s for s in cluster.statements if s.time is not None and not s.undated]
+    out = []
+    if dated:
+        best = min(dated, key=Statement.order)
+        begin, end = cluster.dated
+        out.append((node, N(SEM.hasTimeStamp), literal(best.time.lexical, _XSD + best.time.xsd)))
+        out.append((node, N(SEM.hasEarliestBeginTimeStamp), literal(begin.isoformat(), _XSD + "date")))
+        out.append((node, N(SEM.hasLatestEndTimeStamp), literal(end.isoformat(), _XSD + "date")))
+        if best.time_text:
+            out.append((node, N(KG.timeText), ox.Literal(best.time_text)))
+    else:
+        undated = [s for s in cluster.statements if s.time is not None]
+        if undated:
+            first = min(undated, key=lambda s: (s.reported, s.order()))
+            out.append((node, N(SEM.hasTimeStamp), literal(first.time.lexical, _XSD + first.time.xsd)))
+            out.append((node, N(SEM.hasLatestEndTimeStamp), literal(first.reported.isoformat(), _XSD + "date")))
+            out.append((node, N(KG.timeFromDocument), ox.Literal(True)))
+    return out
