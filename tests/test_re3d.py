@@ -14,7 +14,7 @@ RE3D = ROOT / "tests" / "data" / "re3d"
 KG = [sys.executable, "-m", "kg"]
 
 # Measured on the commit that set them; a change that lowers one of them must say why.
-FLOORS = {"recall": 0.44, "precision": 0.54, "aliases": 13}
+FLOORS = {"recall": 0.49, "precision": 0.57, "aliases": 19}
 
 
 @pytest.fixture(scope="module")

@@ -262,4 +262,15 @@ def _not_a_name(text: str, words: Words) -> bool:
     folded = text.lower().removeprefix("the ").strip()
     return (folded in words.not_names or not any(c.isalpha() for c in text)
             or folded.startswith(("pro-", "anti-", "counter-", "non-"))
-            or folded in words.person_titles)  # "Defense" of "Defense Secretary Ash Carter"
+            or folded in words.person_titles  # "Defense" of "Defense Secretary Ash Carter"
+            or _bare_head(folded, words))
+
+
+def _bare_head(folded: str, words: Words) -> bool:
+    """A capitalized kind of organization alone, no name of one: "the Governments of Iraq and the
+    United States", "Forces", "Ministry" (but a newspaper may be "The Times")."""
+    for word in (folded, folded.removesuffix("s")):
+        kind = words.organization_heads.get(word)
+        if kind is not None and kind != "MediaOrganization" and word not in words.generic_organizations:
+            return True
+    return False

@@ -92,6 +92,9 @@ def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
         if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
             t = t.head
             continue
+        if t.pos_ == "ADV" and t.dep_ == "advmod" and t.head is not t:
+            t = t.head  # "Elsewhere in the campaign to defeat ISIL, the SDF have begun": "to defeat" hung on the adverb
+            continue
         if (t.dep_ == "acl" and t.tag_ == "VBG") or t.dep_ == "relcl":
             return [t.head]
         if t.dep_ == "acl" and lemma(t.head) in words.undertaking_nouns:

@@ -57,8 +57,8 @@ def _passive_subject(t, rule) -> list:
     found = [c for c in children(t) if c.dep_ == "nsubjpass"]
     if found and found[0].lower_ in load_words().relative_pronouns and t.dep_ == "relcl":
         return [t.head]
-    if not found and t.dep_ == "acl" and t.tag_ == "VBN":
-        return [t.head]  # "soldiers captured by the group"
+    if not found and t.dep_ == "acl" and t.tag_ in ("VBN", "VBD"):
+        return [t.head]  # "soldiers captured by the group" (a participle the tagger may take for a past tense)
     return found
 
 
