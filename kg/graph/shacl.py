@@ -6,9 +6,11 @@ it, evaluated by the store, with the data graph the union of the store's graphs 
 ``GRAPH ?g``, each value once, as the union holds it). The core constraints kg's shapes use are
 understood: targets ``sh:targetClass`` (with subclasses), ``sh:targetSubjectsOf``,
 ``sh:targetObjectsOf``, ``sh:targetNode``; on the focus node or on a predicate path:
-``sh:class``, ``sh:or`` of class shapes, ``sh:datatype``, ``sh:nodeKind``, ``sh:in``,
-``sh:pattern``, ``sh:minLength`` / ``sh:maxLength``, ``sh:min/maxInclusive/Exclusive``,
-``sh:minCount`` / ``sh:maxCount``. A shape with anything else raises :class:`Unsupported`, and
+``sh:class``, ``sh:datatype``, ``sh:nodeKind``, ``sh:in``, ``sh:pattern``, ``sh:minLength`` /
+``sh:maxLength``, ``sh:min/maxInclusive/Exclusive``, ``sh:minCount`` / ``sh:maxCount``; and
+``sh:node``, ``sh:or``, ``sh:xone``, ``sh:and`` of shapes made of these (a member with a
+``sh:path`` is checked on the focus node by ``EXISTS``, counts up to three). A shape with
+anything else raises :class:`Unsupported`, and
 :func:`kg.graph.shapes.validate_store` then hands the graph to pySHACL. ``tests/test_shacl.py``
 checks that both find the same violations.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from itertools import count
 
 import pyoxigraph as ox
 
@@ -32,12 +35,15 @@ _NODE_KINDS = {"IRI": "isIRI({v})", "BlankNode": "isBlank({v})", "Literal": "isL
                "BlankNodeOrIRI": "!isLiteral({v})", "BlankNodeOrLiteral": "!isIRI({v})",
                "IRIOrLiteral": "!isBlank({v})"}
 _COMPARISONS = {"minInclusive": ">=", "maxInclusive": "<=", "minExclusive": ">", "maxExclusive": "<"}
-_VALUE_KEYS = {"class", "or", "datatype", "nodeKind", "in", "pattern", "flags", "minLength", "maxLength",
-               *_COMPARISONS}
+_LOGICAL = ("or", "xone", "and")  # each a list of shapes; sh:node is one shape
+_VALUE_KEYS = {"class", "datatype", "nodeKind", "in", "pattern", "flags", "minLength", "maxLength", "node",
+               *_LOGICAL, *_COMPARISONS}
 _SHAPE_KEYS = {"targetClass", "targetSubjectsOf", "targetObjectsOf", "targetNode", "property", "message",
                "severity", "name", "description", "order", "group"} | _VALUE_KEYS
 _PROPERTY_KEYS = (_SHAPE_KEYS - {"targetClass", "targetSubjectsOf", "targetObjectsOf", "targetNode", "property"}) \
     | {"path", "minCount", "maxCount"}
+_MEMBER_KEYS = _VALUE_KEYS | {"path", "minCount", "maxCount", "message"}  # a shape inside sh:or, sh:node...
+_MOST_COUNTED = 3  # a count inside EXISTS is that many values pairwise different; more is Unsupported
 _IGNORED = {RDF_TYPE, "http://www.w3.org/2000/01/rdf-schema#label", "http://www.w3.org/2000/01/rdf-schema#comment"}
 
 
@@ -103,10 +109,21 @@ def _shape(shapes, node, allowed: set[str]) -> _Shape:
     severity = values.get("severity", [ox.NamedNode(SH + "Violation")])
     if severity != [ox.NamedNode(SH + "Violation")]:
         raise Unsupported("a severity other than sh:Violation")
-    for key in ("or", "in"):
-        values[key] = [_list(shapes, head) for head in values.get(key, [])]
-    values["or"] = [[_class_only(shapes, member) for member in members] for members in values["or"]]
+    values["in"] = [_list(shapes, head) for head in values.get("in", [])]
+    for key in _LOGICAL:
+        values[key] = [[_member(shapes, m) for m in _list(shapes, head)] for head in values.get(key, [])]
+    values["node"] = [_member(shapes, m) for m in values.get("node", [])]
     return _Shape(node, values)
+
+
+def _member(shapes, node) -> _Shape:
+    """A shape inside sh:or, sh:xone, sh:and or sh:node: value constraints, or a property shape."""
+    shape = _shape(shapes, node, _MEMBER_KEYS)
+    paths = shape.values.get("path", [])
+    if len(paths) > 1 or (paths and not isinstance(paths[0], ox.NamedNode)):
+        raise Unsupported("a property shape whose sh:path is not one predicate")
+    shape.path = paths[0].value if paths else None
+    return shape
 
 
 def _list(shapes, head) -> list:
@@ -121,14 +138,6 @@ def _list(shapes, head) -> list:
         items.append(value.object)
         head = following.object
     return items
-
-
-def _class_only(shapes, member) -> str:
-    shape = _shape(shapes, member, {"class"})
-    (cls,) = shape.values.get("class") or [None]
-    if cls is None or len(shape.values["class"]) != 1:
-        raise Unsupported("an sh:or member that is not one sh:class")
-    return cls.value
 
 
 def _subclasses(store):
@@ -179,8 +188,14 @@ def _conditions(shape: _Shape, classes, v: str) -> Iterator[tuple[str, str]]:
         types = " ".join(f"<{c}>" for c in sorted(classes(cls.value)))
         yield "ClassConstraintComponent", f"EXISTS {{ VALUES ?ct {{ {types} }} GRAPH ?cg {{ {v} <{RDF_TYPE}> ?ct }} }}"
     for members in values.get("or", []):
-        types = " ".join(f"<{c}>" for m in members for c in sorted(classes(m)))
-        yield "OrConstraintComponent", f"EXISTS {{ VALUES ?ct {{ {types} }} GRAPH ?cg {{ {v} <{RDF_TYPE}> ?ct }} }}"
+        yield "OrConstraintComponent", " || ".join(f"({_conforms(m, classes, v)})" for m in members) or "false"
+    for members in values.get("and", []):
+        yield "AndConstraintComponent", " && ".join(f"({_conforms(m, classes, v)})" for m in members) or "true"
+    for members in values.get("xone", []):
+        ones = " + ".join(f"IF({_conforms(m, classes, v)}, 1, 0)" for m in members) or "0"
+        yield "XoneConstraintComponent", f"({ones}) = 1"
+    for member in values.get("node", []):
+        yield "NodeConstraintComponent", _conforms(member, classes, v)
     for datatype in values.get("datatype", []):
         check = f"isLiteral({v}) && DATATYPE({v}) = <{datatype.value}>"
         if datatype.value in _NUMERIC:  # an ill-formed number keeps its datatype but is no number
@@ -199,6 +214,37 @@ def _conditions(shape: _Shape, classes, v: str) -> Iterator[tuple[str, str]]:
     for key, op in _COMPARISONS.items():
         for limit in values.get(key, []):
             yield f"{key[0].upper()}{key[1:]}ConstraintComponent", f"{v} {op} {_term(limit)}"
+
+
+_fresh = count()
+
+
+def _conforms(shape: _Shape, classes, v: str) -> str:
+    """A SPARQL expression true when ``v`` conforms to ``shape`` (a member of sh:or, sh:node...):
+    its value constraints on ``v``; for a property shape, on each value of its path from ``v``,
+    and its counts, as EXISTS over that many values pairwise different."""
+    if shape.path is None:
+        return " && ".join(f"COALESCE({c}, false)" for _, c in _conditions(shape, classes, v)) or "true"
+    n = next(_fresh)
+    path, x = f"<{shape.path}>", f"?x{n}"
+    parts = []
+    checks = [c for _, c in _conditions(shape, classes, x)]
+    if checks:
+        failed = " || ".join(f"!COALESCE({c}, false)" for c in checks)
+        parts.append(f"NOT EXISTS {{ GRAPH ?g{n} {{ {v} {path} {x} }} FILTER({failed}) }}")
+    for key in ("minCount", "maxCount"):
+        for limit in shape.values.get(key, []):
+            many = int(limit.value) + (key == "maxCount")  # at least this many values
+            if many > _MOST_COUNTED:
+                raise Unsupported(f"sh:{key} {limit.value} inside sh:or, sh:xone, sh:and or sh:node")
+            if many == 0:
+                continue
+            names = [f"?x{n}_{i}" for i in range(many)]
+            match = " ".join(f"GRAPH ?g{n}_{i} {{ {v} {path} {name} }}" for i, name in enumerate(names))
+            apart = " && ".join(f"!sameTerm({a}, {b})" for i, a in enumerate(names) for b in names[i + 1:])
+            pattern = f"{{ {match}{f' FILTER({apart})' if apart else ''} }}"
+            parts.append(f"{'EXISTS' if key == 'minCount' else 'NOT EXISTS'} {pattern}")
+    return " && ".join(parts) or "true"
 
 
 def _check(store, shape: _Shape, target: str, classes, message) -> Iterator[Violation]:

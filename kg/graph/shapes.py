@@ -157,7 +157,9 @@ def validate_graph(data) -> Report:
     conforms, results, _text = pyshacl.validate(data, shacl_graph=shapes, ont_graph=ontology_graph,
                                                 inference="none", allow_warnings=True)
     violations = []
-    for result in results.subjects(SH.resultSeverity, SH.Violation):
+    for result in results.objects(None, SH.result):  # the report's results, not their sh:detail
+        if results.value(result, SH.resultSeverity) != SH.Violation:
+            continue
         focus = results.value(result, SH.focusNode)
         path = results.value(result, SH.resultPath)
         message = results.value(result, SH.resultMessage)
