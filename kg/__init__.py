@@ -34,8 +34,8 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     ``scheduler`` (a Dask scheduler address) or ``workers`` (a local Dask cluster of that many
     processes) run the extraction on Dask; else it runs in ``n_process`` worker processes, or by
     default in one per available core (as many as memory holds), fewer for an input of fewer than
-    16 new documents per core, and in this process for fewer than 32 (``report.processes`` says
-    how many it used). Worker processes are started with "spawn", so a script whose build may
+    16 new documents per core, and in this process for fewer than 32; from "-" (a pipe, never
+    read ahead) in one per core (``report.processes`` says how many it used). Worker processes are started with "spawn", so a script whose build may
     start them must build under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
     """
     from contextlib import nullcontext
@@ -50,7 +50,8 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     elif n_process is None:
         from .extract.pipeline import AutoPool
 
-        workers_ = auto = AutoPool()
+        sources = list(sources)
+        workers_ = auto = AutoPool(streamed="-" in (str(source) for source in sources))
     elif n_process > 1:
         from .extract.pipeline import ProcessPool
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import queue
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -79,20 +80,37 @@ def batches(documents: Iterable[Document], size: int = BATCH) -> Iterator[list[D
 def bounded(submit: Callable[[list[Document]], None], receive: Callable[[], list[Extraction]],
             documents: Iterable[Document], limit: int, size: int = BATCH) -> Iterator[Extraction]:
     """Keep ``limit`` batches submitted to workers, topping up as each comes back, so the workers
-    never wait for the parent and memory holds ``limit`` batches, not the corpus."""
-    pending = batches(documents, size)
-    in_flight = 0
-    for batch in itertools.islice(pending, limit):
-        submit(batch)
-        in_flight += 1
-    while in_flight:
-        extractions = receive()
-        in_flight -= 1
-        batch = next(pending, None)  # top up before the parent writes these
-        if batch is not None:
-            submit(batch)
-            in_flight += 1
-        yield from extractions
+    never wait for the parent and memory holds ``limit`` batches, not the corpus. The input is read
+    and submitted by a thread of its own: a slow input (a pipe whose writer waits for kg's first
+    lines before it writes more) never holds back what the workers have already extracted."""
+    slots = threading.Semaphore(limit)
+    submitted: queue.SimpleQueue = queue.SimpleQueue()  # True per batch submitted; None at the end
+    stop = threading.Event()
+
+    def feed() -> None:
+        try:
+            for batch in batches(documents, size):
+                slots.acquire()
+                if stop.is_set():
+                    return
+                submit(batch)
+                submitted.put(True)
+        except BaseException as exc:  # the input's own error, raised where the results are read
+            submitted.put(exc)
+        submitted.put(None)
+
+    feeder = threading.Thread(target=feed, name="kg-input", daemon=True)
+    feeder.start()
+    try:
+        while (item := submitted.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            extractions = receive()
+            slots.release()
+            yield from extractions
+    finally:
+        stop.set()
+        slots.release()  # a feeder waiting for a slot sees the stop and ends
 
 
 class ProcessPool:
@@ -180,17 +198,20 @@ class AutoPool:
     """Extraction sized to the machine and the input: a pool of up to ``most`` worker processes
     (default :func:`default_processes`), one for each full batch of the first new documents,
     or this process alone when they are fewer than two batches (a handful of articles is parsed
-    before a pool would have loaded its models). Reads ahead at most ``most`` batches to decide."""
+    before a pool would have loaded its models). Reads ahead at most ``most`` batches to decide;
+    a ``streamed`` input (a pipe, whose writer may wait for kg's first lines before it writes more)
+    is never read ahead: it gets ``most`` workers, as a stream of unknown length may be long."""
 
-    def __init__(self, most: int | None = None) -> None:
+    def __init__(self, most: int | None = None, streamed: bool = False) -> None:
         self.most = most or default_processes()
+        self.streamed = streamed
         self.pool: ProcessPool | None = None
         self.chosen: int | None = None  # the processes this build used, once it has decided
 
     def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
         documents = iter(documents)
-        head = list(itertools.islice(documents, self.most * BATCH))
-        self.chosen = max(1, min(self.most, len(head) // BATCH))
+        head = [] if self.streamed else list(itertools.islice(documents, self.most * BATCH))
+        self.chosen = self.most if self.streamed else max(1, min(self.most, len(head) // BATCH))
         rest = itertools.chain(head, documents)
         if self.chosen == 1:
             yield from extract_all(rest)
