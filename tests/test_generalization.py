@@ -52,6 +52,15 @@ def test_appositions_and_titles(extract):
     assert ("sirte", "locatedIn", "libya") in extract("Clashes were reported in Sirte, Libya, on Tuesday.")
 
 
+@pytest.mark.parametrize("text, forces", [
+    ("Syrian opposition forces captured Dabiq from Islamic State on Sunday.", "syria-armed-forces"),
+    ("Libyan rebel troops attacked Sirte, a rebel commander said.", "libya-armed-forces"),
+])
+def test_opposition_forces_are_not_the_state_army(extract, text, forces):
+    assert not any(forces in (s, o) for s, _, o in extract(text))
+    assert ("syria-armed-forces", "attacked", "homs") in extract("Syrian troops shelled Homs on Monday.")
+
+
 def test_every_conjunct_gets_its_facts(extract):
     facts = extract("Hezbollah, the Syrian army and later the Iraqi army launched an offensive against "
                     "Islamic State and the Nusra Front.")

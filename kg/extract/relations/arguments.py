@@ -84,8 +84,11 @@ def _named_after(ctx: Context, token, place_head: bool) -> list[str]:
 
 
 def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
-    """"Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones"."""
+    """"Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones" (not "Syrian
+    opposition forces")."""
     words = ctx.words
+    if any(lemma(c) in words.opposition_words or c.lower_ in words.opposition_words for c in children(token)):
+        return []
     if lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words or lemma_ in words.military_assets:
         for c in children(token):
             forces = ctx.armed_forces(ctx.country_of(c)) if not stance(c) else None
