@@ -173,7 +173,7 @@ def export(store: str | None, fmt: str, output: str | None, quiet: bool, min_con
 @_store_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def info(store: str | None, fmt: str) -> None:
-    """Print counts: documents, entities by type, facts by relation."""
+    """Print counts: documents, entities by type, facts by relation, events by type."""
     import kg
 
     data = kg.info(store=store)
@@ -187,6 +187,9 @@ def info(store: str | None, fmt: str) -> None:
         click.echo(f"  {name:26} {n}")
     click.echo(f"facts:      {data['facts']}  (from {data['assertions']} assertions)")
     for name, n in data["facts_by_relation"].items():
+        click.echo(f"  {name:26} {n}")
+    click.echo(f"events:     {data['events']}  (from {data['event_statements']} event statements)")
+    for name, n in data["events_by_type"].items():
         click.echo(f"  {name:26} {n}")
 
 

@@ -173,6 +173,8 @@ def test_info_counts(example_store):
     assert data["documents"] == 2
     assert data["facts_by_relation"]["ceasefireWith"] == 3
     assert data["entities_by_type"]["ArmedGroup"] >= 3
+    assert data["events_by_type"]["Ceasefire"] == 1 and data["events_by_type"]["Evacuation"] == 1  # told twice, one each
+    assert data["events"] == sum(data["events_by_type"].values()) < data["event_statements"]
 
 
 def test_store_location_from_environment(tmp_path):

@@ -1,4 +1,4 @@
-"""Counts that describe a store: documents, entities by type, facts by relation.
+"""Counts that describe a store: documents, entities by type, facts by relation, events by type.
 
 Each count names its graphs (``GRAPH ?g``: a document's graph holds its document, its entities'
 mentions and its assertions), where the union default graph would make Oxigraph deduplicate
@@ -8,7 +8,7 @@ every quad of a million-triple store first: over a minute, where these take a se
 from __future__ import annotations
 
 from ..store import Store
-from ..vocab import KG
+from ..vocab import EVENT_GRAPH, KG, SEM
 
 
 def _count(store: Store, pattern: str, what: str = "DISTINCT ?x") -> int:
@@ -29,6 +29,12 @@ def info(store: Store) -> dict:
         "rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o } } } GROUP BY ?p ORDER BY DESC(?n)", union=False,
     ):
         facts[row["p"].value[len(ns):]] = int(row["n"].value)
+    events: dict[str, int] = {}
+    for row in store.query(
+        f"SELECT ?type (COUNT(?e) AS ?n) WHERE {{ GRAPH <{EVENT_GRAPH}> {{ ?e a <{SEM.Event}> , ?type }} "
+        f"FILTER(?type != <{SEM.Event}>) }} GROUP BY ?type ORDER BY DESC(?n) ?type", union=False,
+    ):
+        events[row["type"].value[len(ns):]] = int(row["n"].value)
     return {
         "store": store.location,
         "documents": _count(store, "GRAPH ?g { ?x a kg:Document }"),
@@ -37,4 +43,7 @@ def info(store: Store) -> dict:
         "facts": sum(facts.values()),
         "facts_by_relation": facts,
         "assertions": _count(store, "GRAPH ?g { ?x a kg:Assertion }"),
+        "events": sum(events.values()),
+        "events_by_type": events,
+        "event_statements": _count(store, "GRAPH ?g { ?x a kg:EventStatement }", "?x"),
     }
