@@ -292,7 +292,7 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
         found = paths(s, graph, source, target, limit=limit, entities=entities)
     if fmt == "json":
         click.echo(json.dumps([[h.__dict__ for h in chain] for chain in found.chains], indent=1, ensure_ascii=False))
-        return
+        sys.exit(0 if found.chains else 1)  # no chain: the empty list, and the exit code the table gives
     if not found.chains:
         why = ""
         if found.factless:
