@@ -137,7 +137,7 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
         return
     result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service,
                       timeout=timeout)
-    click.echo(format_result(result, fmt))
+    click.echo(format_result(result, fmt), nl=False)
 
 
 @cli.command()

@@ -44,7 +44,7 @@ def test_ready_queries_answer_the_questions(example_store):
     out = run_kg("query", "allies", "--store", str(example_store), "--format", "csv").stdout
     assert "Bashar al-Assad,Hezbollah,2" in out
     out = run_kg("query", "captures", "--store", str(example_store), "--format", "tsv").stdout
-    assert "Islamic State\tArsal\t2" in out and "Islamic State\tLebanese soldiers\t2" in out
+    assert '"Islamic State"\t"Arsal"\t2' in out and '"Islamic State"\t"Lebanese soldiers"\t2' in out
     out = run_kg("query", "evacuations", "--store", str(example_store)).stdout
     assert "Al-Bukamal" in out and "eastern Syria" in out and "Lebanon" not in out.split("---")[-1]
 
