@@ -344,7 +344,7 @@ def file_triples(path: str) -> Iterable[tuple[Term, Term, Term]]:
     return _terms(read_triples(path))
 
 
-def _terms(triples) -> Iterator[tuple[Term, Term, Term]]:
+def _terms(triples: Iterable) -> Iterator[tuple[Term, Term, Term]]:
     for t in triples:
         yield _term(t.subject), _term(t.predicate), _term(t.object)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -121,7 +122,7 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
     return _result(output.getvalue())
 
 
-def _write(query, output: IO[bytes]) -> None:
+def _write(query: Callable[[], object], output: IO[bytes]) -> None:
     """The answer of ``query()`` into ``output`` as SPARQL results TSV, with engine errors as
     QueryError. A graph (CONSTRUCT, DESCRIBE) is written as rows of ?subject ?predicate ?object:
     TSV's terms are N-Triples', which is how pyoxigraph prints a term."""
@@ -139,7 +140,7 @@ def _write(query, output: IO[bytes]) -> None:
         raise QueryError(f"query failed: {str(exc).splitlines()[0]}") from None
 
 
-def _tsv(term) -> str:
+def _tsv(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
     return f"<<( {term} )>>" if isinstance(term, ox.Triple) else str(term)
 
 
