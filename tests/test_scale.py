@@ -237,21 +237,3 @@ def test_two_worker_processes_build_the_same_graph(example_store, tmp_path):
     report = kg.build([str(EXAMPLES)], store=tmp_path / "p2", n_process=2)
     assert report.added == 2
     assert _quads(tmp_path / "p2") == _quads(example_store)
-
-
-def test_progress_line_only_on_a_terminal():
-    import io
-
-    from kg.progress import Progress
-
-    quiet = io.StringIO()
-    with Progress("building", unit="documents", stream=quiet) as progress:  # a StringIO is no terminal
-        for _ in range(3):
-            progress.update()
-    assert quiet.getvalue() == ""
-    shown = io.StringIO()
-    with Progress("building", total=4, unit="documents", enabled=True, stream=shown) as progress:
-        progress._drawn = -1.0
-        progress.update()
-    assert "building: [" in shown.getvalue() and "1/4 documents" in shown.getvalue()
-    assert shown.getvalue().endswith("\r\033[K"), "the line erases itself"
