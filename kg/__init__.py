@@ -138,18 +138,13 @@ def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | 
     from .eval import re3d
     from .eval.score import evaluate as _evaluate
     from .eval.score import file_triples, load_gold, store_triples
-
-    def counted(triples):
-        for number, triple in enumerate(triples, start=1):
-            if progress is not None and number % 10000 == 0:
-                progress.update(10000)
-            yield triple
+    from .store.protocol import counted
 
     if re3d.is_re3d(gold_dir):
         gold, score = re3d.load_gold(gold_dir, sources), re3d.evaluate
     else:
         gold, score = load_gold(gold_dir), (lambda triples, g: _evaluate(triples, g, docs))
     if file is not None:
-        return score(counted(file_triples(str(file))), gold)
+        return score(counted(file_triples(str(file)), progress), gold)
     with open_store(store) as s:
-        return score(counted(store_triples(s)), gold)
+        return score(counted(store_triples(s), progress), gold)

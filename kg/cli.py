@@ -37,6 +37,19 @@ def _echo_err(message: str) -> None:
     click.echo(message, err=True)
 
 
+def _progress(label: str, unit: str, off: bool):
+    """A tqdm progress line on stderr, with the settings build, export and eval share: drawn
+    only when stderr is a terminal (``disable=None``) and ``off`` is false, at most five times a
+    second, erased when it closes (``leave=False``). Lines printed while it shows go through
+    ``tqdm.external_write_mode()``, which lifts the line and draws it again below them."""
+    from tqdm import tqdm
+
+    # "building: 12 documents [00:04, 2.81 documents/s]": no bar (the total is not known ahead),
+    # and the rate per second even when it is below one, which tqdm would turn into "s/ documents"
+    return tqdm(desc=label, unit=f" {unit}", bar_format="{desc}: {n_fmt}{unit} [{elapsed}, {rate_noinv_fmt}]",
+                file=sys.stderr, leave=False, mininterval=0.2, disable=True if off else None)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg", message="kg %(version)s")
 def cli() -> None:
@@ -62,22 +75,23 @@ def build(sources: tuple[str, ...], store: str | None, processes: int | None, sc
     on one line and the others still go through; the exit code is then 1. On a terminal a
     progress line shows documents added and the rate.
     """
+    from tqdm import tqdm
+
     import kg
-    from .progress import Progress
 
     if scheduler and workers:
         raise UsageError("--scheduler and --workers exclude each other",
                          hint="--scheduler uses a running cluster, --workers starts a local one")
-    progress = Progress("building", unit="documents", enabled=None if not quiet else False)
 
     def on_problem(problem) -> None:
-        progress.close()
-        _echo_err(f"Error: {problem}")
+        with tqdm.external_write_mode():
+            _echo_err(f"Error: {problem}")
 
     def on_document(document, n_assertions) -> None:
         progress.update()
         if verbose:
-            click.echo(f"  + {document.name}: {n_assertions} assertions")
+            with tqdm.external_write_mode():
+                click.echo(f"  + {document.name}: {n_assertions} assertions")
 
     if not any(source == "-" or os.path.lexists(source) for source in sources):
         # nothing to read: report each source in ingest's words, and make no (empty) store
@@ -88,7 +102,7 @@ def build(sources: tuple[str, ...], store: str | None, processes: int | None, sc
         for problem in report.problems:
             on_problem(problem)
     else:
-        with progress:
+        with _progress("building", "documents", quiet) as progress:
             report = kg.build(sources, store=store, n_process=processes, scheduler=scheduler, workers=workers,
                               on_problem=on_problem, on_document=on_document)
     click.echo(f"built: {report.added} new documents, {report.skipped} already stored, "
@@ -125,7 +139,7 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
         return
     result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service,
                       timeout=timeout)
-    click.echo(format_result(result, fmt))
+    click.echo(format_result(result, fmt), nl=False)
 
 
 @cli.command()
@@ -160,10 +174,9 @@ def export(store: str | None, fmt: str, output: str | None, quiet: bool, min_con
     """Write the graph as RDF (turtle, trig, nquads, ntriples, jsonld) or as a graph file
     (graphml, gexf, json: the entity-to-entity projection networkx sees)."""
     import kg
-    from .progress import Progress
 
-    # a progress line only when writing to a file from a terminal: never into the exported data
-    with Progress("exporting", unit="statements", enabled=False if quiet or not output or output == "-" else None) as progress:
+    # a progress line only when writing to a file: never among the exported data on a terminal
+    with _progress("exporting", "statements", quiet or not output or output == "-") as progress:
         count = kg.export(fmt, output, store=store, progress=progress, min_confidence=min_confidence)
     if output and output != "-":
         click.echo(f"wrote {count} {'edges' if fmt in ('graphml', 'gexf', 'json') else 'statements'} to {output}", err=True)
@@ -297,7 +310,7 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
         found = paths(s, graph, source, target, limit=limit, entities=entities)
     if fmt == "json":
         click.echo(json.dumps([[h.__dict__ for h in chain] for chain in found.chains], indent=1, ensure_ascii=False))
-        return
+        sys.exit(0 if found.chains else 1)  # no chain: the empty list, and the exit code the table gives
     if not found.chains:
         why = ""
         if found.factless:
@@ -384,9 +397,8 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     import kg
 
     from .eval.re3d import Report as Re3dReport
-    from .progress import Progress
 
-    with Progress("reading the graph", unit="triples", enabled=False if quiet else None) as progress:
+    with _progress("reading the graph", "triples", quiet) as progress:
         report = kg.evaluate(gold_dir, store=store, file=file, docs=docs.split(",") if docs else None,
                              progress=progress, sources=list(sources) or None)
     if fmt == "json":

@@ -44,7 +44,7 @@ def test_ready_queries_answer_the_questions(example_store):
     out = run_kg("query", "allies", "--store", str(example_store), "--format", "csv").stdout
     assert "Bashar al-Assad,Hezbollah,2" in out
     out = run_kg("query", "captures", "--store", str(example_store), "--format", "tsv").stdout
-    assert "Islamic State\tArsal\t2" in out and "Islamic State\tLebanese soldiers\t2" in out
+    assert '"Islamic State"\t"Arsal"\t2' in out and '"Islamic State"\t"Lebanese soldiers"\t2' in out
     out = run_kg("query", "evacuations", "--store", str(example_store)).stdout
     assert "Al-Bukamal" in out and "eastern Syria" in out and "Lebanon" not in out.split("---")[-1]
 
@@ -410,3 +410,94 @@ def test_a_server_reads_the_same_default_graph_from_the_query_text(example_store
             assert sorted(map(str, own)) == sorted(map(str, wrapped)) != [], sparql
         else:
             assert set(map(str, own)) == set(map(str, wrapped)) != set(), sparql
+
+
+def on_a_terminal(*args: str) -> tuple[int, str, str]:
+    """Run `python -m kg` with stderr on a pseudo-terminal of 80 columns and stdout on a pipe, as
+    in `kg build ... > log`: the exit code, stdout, and everything the terminal was sent."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+    import threading
+
+    terminal, child_end = pty.openpty()
+    fcntl.ioctl(child_end, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    process = subprocess.Popen([sys.executable, "-m", "kg", *args], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=child_end, cwd=ROOT)
+    os.close(child_end)
+    sent = []
+
+    def read() -> None:  # until the child's end closes (EIO on Linux)
+        while True:
+            try:
+                data = os.read(terminal, 1 << 16)
+            except OSError:
+                return
+            if not data:
+                return
+            sent.append(data)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    stdout, _ = process.communicate(timeout=600)
+    reader.join()
+    os.close(terminal)
+    return process.returncode, stdout.decode("utf-8"), b"".join(sent).decode("utf-8")
+
+
+def screen(sent: str) -> list[str]:
+    """The lines a terminal shows once it has drawn ``sent``: a carriage return goes back to the
+    start of the line, ESC [ K erases to its end."""
+    lines, line, column = [], [], 0
+    for piece in re.split(r"(\r|\n|\x1b\[K)", sent):
+        if piece == "\r":
+            column = 0
+        elif piece == "\n":
+            lines.append("".join(line).rstrip())
+            line, column = [], 0
+        elif piece == "\x1b[K":
+            del line[column:]
+        else:
+            for char in piece:
+                line[column:column + 1] = [char]
+                column += 1
+    return [*lines, "".join(line).rstrip()]
+
+
+PROGRESS = {  # {out}: a new folder for each run
+    "build": (["build", str(EXAMPLES / "000_b6bbe98ba01c18c3.txt"), "--store", "{out}/s"], "building: "),
+    "export": (["export", "--store", "{store}", "-o", "{out}/graph.ttl"], "exporting: "),
+    "eval": (["eval", str(ROOT / "tests" / "data" / "gold" / "seeds"), "--store", "{store}"], "reading the graph: "),
+}
+
+
+@pytest.mark.parametrize("command", list(PROGRESS))
+def test_a_progress_line_is_drawn_on_a_terminal_and_erased_at_the_end(command, example_store, tmp_path):
+    def args(run: str) -> list[str]:
+        (tmp_path / run).mkdir()
+        return [a.format(out=tmp_path / run, store=example_store) for a in PROGRESS[command][0]]
+
+    label = PROGRESS[command][1]
+    code, _, sent = on_a_terminal(*args("terminal"))
+    assert code == 0, sent
+    assert label in sent, sent
+    assert not [line for line in screen(sent) if label in line], "the progress line is erased"
+    quiet_code, _, quiet_sent = on_a_terminal(*args("quiet"), "--quiet")
+    # the terminal itself sends each newline as CR LF; any other CR would be a drawn line
+    assert quiet_code == 0 and label not in quiet_sent and "\r" not in quiet_sent.replace("\r\n", ""), quiet_sent
+    piped = run_kg(*args("pipe"))
+    assert piped.returncode == 0 and label not in piped.stderr and "\r" not in piped.stderr, piped.stderr
+
+
+def test_an_error_line_during_a_build_on_a_terminal_is_whole(tmp_path):
+    missing = tmp_path / "missing.txt"
+    args = ["build", str(EXAMPLES), str(missing), "--verbose"]
+    code, stdout, sent = on_a_terminal(*args, "--store", str(tmp_path / "s"))
+    piped = run_kg(*args, "--store", str(tmp_path / "p"))
+    assert code == piped.returncode == 1
+    (error,) = piped.stderr.splitlines()
+    assert error.startswith(f"Error: {missing}")
+    assert [line for line in screen(sent) if line] == [error], "the line, whole, and no progress left over"
+    assert stdout.count("  + ") == 2 and stdout.splitlines()[-1] == piped.stdout.splitlines()[-1]

@@ -61,6 +61,22 @@ def test_opposition_forces_are_not_the_state_army(extract, text, forces):
     assert ("syria-armed-forces", "attacked", "homs") in extract("Syrian troops shelled Homs on Monday.")
 
 
+def test_weapons_used_against_someone_are_an_attack(extract):
+    facts = extract("The Syrian government used chemical weapons against the rebel-held town of Douma in April 2018.")
+    assert ("syria-government", "attacked", "douma") in facts
+    facts = extract("Russia deployed Wagner mercenaries against Ukrainian forces near Bakhmut.")
+    assert ("russia", "attacked", "ukraine-armed-forces") in facts
+    assert not any(p == "attacked" for _, p, _ in extract("Russia used its veto against the resolution on Syria."))
+
+
+def test_an_appositive_an_adverb_marks_is_one_of_the_group(extract):
+    facts = extract("Coalition partners, notably Britain and France, carried out airstrikes.")
+    assert {("united-kingdom", "memberOf", "coalition"), ("france", "memberOf", "coalition")} <= facts
+    assert ("ypg", "memberOf", "sdf") in extract("The offensive was led by the SDF, mainly the Kurdish YPG militia.")
+    facts = extract("NATO members, especially Turkey, have bought Russian weapons.")
+    assert ("turkey", "memberOf", "nato") in facts and not any(s == o for s, _, o in facts)
+
+
 def test_every_conjunct_gets_its_facts(extract):
     facts = extract("Hezbollah, the Syrian army and later the Iraqi army launched an offensive against "
                     "Islamic State and the Nusra Front.")

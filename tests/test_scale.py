@@ -239,24 +239,6 @@ def test_two_worker_processes_build_the_same_graph(example_store, tmp_path):
     assert _quads(tmp_path / "p2") == _quads(example_store)
 
 
-def test_progress_line_only_on_a_terminal():
-    import io
-
-    from kg.progress import Progress
-
-    quiet = io.StringIO()
-    with Progress("building", unit="documents", stream=quiet) as progress:  # a StringIO is no terminal
-        for _ in range(3):
-            progress.update()
-    assert quiet.getvalue() == ""
-    shown = io.StringIO()
-    with Progress("building", total=4, unit="documents", enabled=True, stream=shown) as progress:
-        progress._drawn = -1.0
-        progress.update()
-    assert "building: [" in shown.getvalue() and "1/4 documents" in shown.getvalue()
-    assert shown.getvalue().endswith("\r\033[K"), "the line erases itself"
-
-
 def test_an_article_at_a_time_refreshes_the_entities_it_touches_to_the_graph_of_one_build(
         oxigraph_server, example_store, tmp_path):
     """The second build refreshes only the entities it mentions (a block at a time, local and on a

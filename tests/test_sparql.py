@@ -103,7 +103,7 @@ def test_hostile_queries_are_refused_and_call_nobody(sparql, message, store, lis
     assert knocks(listener) == 0, "the query called the listener"
 
 
-# (query, the rows it gives, as csv lines after the header)
+# (query, the rows it gives, as csv lines after the header; an ASK's csv is its answer alone)
 HARMLESS = [
     ("SELECT ?service WHERE { BIND(1 AS ?service) }", ["1"]),
     ('SELECT ?x WHERE { BIND("construct" AS ?x) }', ["construct"]),  # a SELECT, not a graph
@@ -124,7 +124,8 @@ def test_harmless_queries_run(sparql, rows, store, listener):
     url = "http://127.0.0.1:%d/d" % listener.getsockname()[1]
     result = run_kg("query", sparql.replace("{url}", url), "--store", store, "--format", "csv")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[1:] == [row.replace("{url}", url) for row in rows]
+    lines = result.stdout.splitlines()
+    assert (lines if sparql.startswith("ASK") else lines[1:]) == [row.replace("{url}", url) for row in rows]
     assert knocks(listener) == 0
 
 
@@ -320,3 +321,61 @@ def test_kg_reads_no_more_of_a_server_answer_than_its_memory_ceiling(served):
     assert result.returncode == 5
     assert error_line(result) == ("Error: the SPARQL server's answer is larger than 1 MiB, and kg stopped reading "
                                   "it (narrow the query, or raise KG_QUERY_MEMORY=MiB)")
+
+
+# one answer with every kind of term: an IRI, a plain literal, one with a language and one with a
+# datatype, a blank node and an unbound variable
+EVERY_KIND = ('SELECT ?iri ?text ?english ?number ?blank ?nothing WHERE { '
+              'VALUES (?iri ?text ?english ?number ?nothing) { (<http://example.org/a> "a \\"quoted\\", text" '
+              '"word"@en "7"^^xsd:integer UNDEF) } BIND(BNODE() AS ?blank) }')
+# as SPARQL 1.1 Query Results JSON (https://www.w3.org/TR/sparql11-results-json/) writes it
+EVERY_KIND_JSON = {"head": {"vars": ["iri", "text", "english", "number", "blank", "nothing"]},
+                   "results": {"bindings": [{
+                       "iri": {"type": "uri", "value": "http://example.org/a"},
+                       "text": {"type": "literal", "value": 'a "quoted", text'},
+                       "english": {"type": "literal", "value": "word", "xml:lang": "en"},
+                       "number": {"type": "literal", "value": "7",
+                                  "datatype": "http://www.w3.org/2001/XMLSchema#integer"},
+                       "blank": {"type": "bnode", "value": "BLANK"}}]}}
+
+
+def test_json_is_the_standards_form_of_every_kind_of_term(store):
+    import json
+
+    result = run_kg("query", EVERY_KIND, "--format", "json", "--store", store)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    (row,) = data["results"]["bindings"]
+    assert row["blank"]["value"], "a blank node has a label"
+    row["blank"]["value"] = "BLANK"
+    assert data == EVERY_KIND_JSON
+
+
+def test_csv_and_tsv_are_the_standards_forms(store):
+    """SPARQL 1.1 CSV (plain values, CR LF) and TSV (the terms as Turtle writes them)."""
+    # bytes, not text: text mode would turn CR LF into LF
+    csv, tsv = (subprocess.run([*KG, "query", EVERY_KIND, "--format", fmt, "--store", store], capture_output=True,
+                               timeout=600) for fmt in ("csv", "tsv"))
+    assert csv.returncode == tsv.returncode == 0, csv.stderr + tsv.stderr
+    header, row = csv.stdout.decode("utf-8").removesuffix("\r\n").split("\r\n")
+    assert header == "iri,text,english,number,blank,nothing"
+    blank = row.split(",")[-2]
+    assert blank.startswith("_:") and row == f'http://example.org/a,"a ""quoted"", text",word,7,{blank},'
+    header, row = tsv.stdout.decode("utf-8").removesuffix("\n").split("\n")
+    assert header == "?iri\t?text\t?english\t?number\t?blank\t?nothing"
+    blank = row.split("\t")[-2]
+    assert blank.startswith("_:") and row == f'<http://example.org/a>\t"a \\"quoted\\", text"\t"word"@en\t7\t{blank}\t'
+
+
+def test_an_ask_and_a_construct_in_json(store):
+    import json
+
+    ask = run_kg("query", "ASK { ?s ?p ?o }", "--format", "json", "--store", store)
+    assert json.loads(ask.stdout) == {"head": {}, "boolean": True}
+    construct = run_kg("query", 'CONSTRUCT { <http://example.org/a> rdfs:label "word"@en } WHERE {}',
+                       "--format", "json", "--store", store)
+    assert json.loads(construct.stdout) == {
+        "head": {"vars": ["subject", "predicate", "object"]},
+        "results": {"bindings": [{"subject": {"type": "uri", "value": "http://example.org/a"},
+                                  "predicate": {"type": "uri", "value": "http://www.w3.org/2000/01/rdf-schema#label"},
+                                  "object": {"type": "literal", "value": "word", "xml:lang": "en"}}]}}

@@ -110,6 +110,8 @@ def test_path_tells_an_entity_without_facts_from_an_unknown_name(kyiv_store):
     lonely = run_kg("path", "Kyiv", "Kherson", "--store", store)
     assert lonely.returncode == 1, lonely.stderr
     assert lonely.stdout == "no chain of facts connects Kyiv and Kherson: Kyiv takes part in no facts\n"
+    as_json = run_kg("path", "Kyiv", "Kherson", "--format", "json", "--store", store)
+    assert (as_json.returncode, json.loads(as_json.stdout)) == (1, [])
     both = run_kg("path", "Kherson", "Kyiv", "--relations", "allyOf,attacked", "--store", store)
     assert both.stdout == ("no chain of facts connects Kherson and Kyiv: "
                            "Kherson and Kyiv take part in no allyOf or attacked facts\n")

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from functools import cache
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -334,29 +334,19 @@ def store_triples(store) -> Iterable[tuple[Term, Term, Term]]:
     """The knowledge graph in a kg store, as ``kg export`` writes it."""
     from ..graph.export import triples
 
-    for t in triples(store):
-        yield _term(t.subject), _term(t.predicate), _term(t.object)
-
-
-FILE_FORMATS = {".ttl": "TURTLE", ".nt": "N_TRIPLES", ".nq": "N_QUADS", ".trig": "TRIG", ".jsonld": "JSON_LD",
-                ".json": "JSON_LD", ".rdf": "RDF_XML", ".xml": "RDF_XML", ".owl": "RDF_XML", ".n3": "N3"}
+    return _terms(triples(store))
 
 
 def file_triples(path: str) -> Iterable[tuple[Term, Term, Term]]:
-    """Every triple of an RDF file, whatever its named graphs."""
-    import pyoxigraph as ox
+    """Every triple of an RDF file, whatever its named graphs (:func:`kg.graph.rdffile.read_triples`)."""
+    from ..graph.rdffile import read_triples
 
-    fmt = FILE_FORMATS.get(Path(path).suffix.lower())
-    if fmt is None:
-        raise UsageError(f"{path}: unknown RDF file type", hint=f"use one of {', '.join(sorted(FILE_FORMATS))}")
-    try:
-        with open(path, "rb") as f:
-            for q in ox.parse(f, format=getattr(ox.RdfFormat, fmt)):
-                yield _term(q.subject), _term(q.predicate), _term(q.object)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from exc
-    except SyntaxError as exc:
-        raise UsageError(f"{path}: not valid {fmt.replace('_', '-').title()} ({exc})") from exc
+    return _terms(read_triples(path))
+
+
+def _terms(triples: Iterable) -> Iterator[tuple[Term, Term, Term]]:
+    for t in triples:
+        yield _term(t.subject), _term(t.predicate), _term(t.object)
 
 
 def _term(t) -> Term:

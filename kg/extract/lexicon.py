@@ -19,7 +19,7 @@ from ..errors import DataError
 from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location", "unit", "stance")
-POS = ("VERB", "NOUN", "ADP")
+POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}
 SLOT_FIELDS = ("subject", "object", "pairs")

@@ -258,12 +258,14 @@ GOVERNMENT_WORDS = {"government", "regime", "authorities", "administration", "ca
 
 def _not_a_name(text: str, words: Words) -> bool:
     """Captions and page furniture NER takes for names ("Reuters Photo"), names with no letter,
-    and stances that are not names ("pro-", "Pro-Asad", "anti-government", "counter-ISIL")."""
+    stances that are not names ("pro-", "Pro-Asad", "anti-government", "counter-ISIL") and
+    modifiers alone ("Joint and Coalition" partners)."""
     folded = text.lower().removeprefix("the ").strip()
     return (folded in words.not_names or not any(c.isalpha() for c in text)
             or folded.startswith(("pro-", "anti-", "counter-", "non-"))
             or folded in words.person_titles  # "Defense" of "Defense Secretary Ash Carter"
-            or _bare_head(folded, words))
+            or _bare_head(folded, words)
+            or set(folded.replace("&", " and ").split()) <= words.name_modifiers | {"and"})
 
 
 def _bare_head(folded: str, words: Words) -> bool:

@@ -50,6 +50,7 @@ class Words:
     locative_prepositions: frozenset[str]
     place_verbs: frozenset[str]
     not_names: frozenset[str]
+    name_modifiers: frozenset[str]
     generic_organizations: frozenset[str]
     unit_nouns: frozenset[str]
     person_titles: frozenset[str]

@@ -174,17 +174,11 @@ def _short(term) -> str:
 
 
 def load_file(path: str | Path):
-    """An RDF file as an rdflib Graph (all graphs of a dataset merged)."""
-    from rdflib import Dataset, Graph
-    from rdflib.util import guess_format
+    """An RDF file as an rdflib Graph (all graphs of a dataset merged), read as
+    :func:`kg.graph.rdffile.read_triples` reads it."""
+    import pyoxigraph as ox
+    from rdflib import Graph
 
-    fmt = guess_format(str(path)) or "turtle"
-    try:
-        dataset = Dataset()
-        dataset.parse(str(path), format=fmt)
-    except Exception as exc:  # rdflib raises many parser-specific types
-        raise InputError(f"{path}: cannot parse as {fmt}: {str(exc).splitlines()[0][:200]}") from None
-    graph = Graph()
-    for s, p, o, _g in dataset.quads((None, None, None, None)):
-        graph.add((s, p, o))
-    return graph
+    from .rdffile import read_triples
+
+    return Graph().parse(data=ox.serialize(read_triples(path), format=ox.RdfFormat.N_TRIPLES), format="nt")

@@ -51,7 +51,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     words = ctx.words
     lemma_ = lemma(token)
     if token.pos_ == "NOUN":  # "their allies, the Janjaweed militia": a noun says who, in apposition
-        keys = _first(ctx, [c for c in children(token) if c.dep_ == "appos" and c.i not in seen], seen)
+        keys = _first(ctx, [c for c in _appositives(token) if c.i not in seen], seen)
         if keys:
             return keys
     place_head = lemma_ in words.place_heads
@@ -63,6 +63,13 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
             return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
             or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
+
+
+def _appositives(token) -> list:
+    """The appositions that say what ``token`` is ("their allies, the Janjaweed militia"), not
+    those an adverb marks as a part of it ("NATO members, especially Turkey")."""
+    return [c for c in children(token) if c.dep_ == "appos"
+            and not any(a.dep_ == "advmod" and a.pos_ == "ADV" and a.i == c.left_edge.i for a in children(c))]
 
 
 def _titled_person(ctx: Context, token) -> str | None:
@@ -115,7 +122,7 @@ def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) ->
             if m is not None and m.key and m.type not in ("Person", "PersonGroup") and (
                     is_a(m.type, "Organization") or lemma_ in words.place_heads):
                 keys = [m.key]
-        elif c.dep_ == "appos":
+        elif c in _appositives(token):
             keys = entities_of(ctx, c, seen)
         elif c.dep_ == "acl" and c.lemma_ in words.naming_verbs:
             # "the group formerly known as Nusra Front", "a faction called X"

@@ -214,6 +214,15 @@ def _head(t, rule) -> list:
     return [t.head] if t.head is not t else []
 
 
+@slot("apposed_to")
+def _apposed_to(t, rule) -> list:
+    """The group described by an appositive the trigger opens: "our partners, especially the
+    Turks": the partners (not "the predominantly non-Arab X": the adverb opens no appositive)."""
+    head = t.head
+    opens = head is not t and head.dep_ == "appos" and head.left_edge.i == t.i and head.head is not head
+    return [head.head] if opens else []
+
+
 @slot("pobj")
 def _own_object(t, rule) -> list:
     """The trigger's own object, when it works as a preposition ("including A and B")."""

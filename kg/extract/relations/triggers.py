@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..docindex import tokens
-from ..lexicon import Lexicon, Rule
+from ..lexicon import POS, Lexicon, Rule
 from .context import Found
 from .parse import forms, lemma, pos
 from .slots import fill
@@ -22,7 +22,7 @@ class Triggers:
     def __init__(self, lexicon: Lexicon) -> None:
         self.rules = lexicon.rules_for("predicate")
         self.order = {rule.id: n for n, rule in enumerate(self.rules)}
-        self.by_form: dict[str, dict[str, list[Rule]]] = {"VERB": {}, "NOUN": {}, "ADP": {}}
+        self.by_form: dict[str, dict[str, list[Rule]]] = {p: {} for p in POS}
         for rule in self.rules:
             for form in rule.lemmas:
                 self.by_form[rule.pos].setdefault(form, []).append(rule)
