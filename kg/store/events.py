@@ -30,8 +30,9 @@ as in a full recomputation.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -40,11 +41,12 @@ import pyoxigraph as ox
 from ..dates import DATE, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
 from ..extract.eventrules import EventRules, load_rules
 from ..extract.timex import bounds
-from ..ontology import KG_NS, role_types
+from ..ontology import KG_NS, event_types, role_types
 from ..rdf import TYPE, N, literal, role_node, role_triples
 from ..vocab import EVENT_GRAPH, KG, SEM, event_iri, merge_iri
 
 BLOCK = 1000  # terms per VALUES block
+WRITE_BLOCK = 2000  # quads (or subjects) of the events graph a store writes (or deletes) at once
 PROV_DERIVED = "http://www.w3.org/ns/prov#wasDerivedFrom"
 _PRECISION = {DATE: 0, YEAR_MONTH: 1, YEAR: 2}
 _XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -137,33 +139,40 @@ class Cluster:
         self.dated_documents.add(s.document)
 
 
-def event_quads(store, entities: Iterable[str] | None) -> tuple[list[ox.Quad], set[str]]:
+def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[ox.Quad], set[str]]:
     """Quads of the events graph for the events that involve ``entities`` (IRIs), or for all
-    events; and the IRIs of the events graph's subjects they replace (none for all)."""
+    events; and the IRIs of the events graph's subjects they replace (none for all). The quads
+    come one event type at a time (statements of two types never merge), so only one type's
+    statements are held in memory, and none of the quads: write them as they come."""
     rules = load_rules()
     places = {name for name, r in role_types().items() if r.property == "hasPlace"}
     if entities is None:
-        statements, stale = _statements(store, None), set()
+        iris, stale = None, set()
     else:
         seeds = set(entities)
         iris, pairs = _component(store, seeds)
-        statements = _statements(store, iris)
         stale = _stale(store, seeds, pairs)
-    inside = _containers(store)
-    clusters: list[Cluster] = []
-    by_entity: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
-    for statement in sorted(statements, key=Statement.order):
-        candidates = {id(c): c for e in statement.entities() for c in by_entity[(statement.type, e)]}
-        home = next((c for c in sorted(candidates.values(), key=lambda c: c.statements[0].order())
-                     if c.agrees(statement, places, inside, rules)), None)
-        if home is None:
-            home = Cluster()
-            clusters.append(home)
-        home.join(statement)
-        for e in statement.entities():
-            if home not in by_entity[(statement.type, e)]:
-                by_entity[(statement.type, e)].append(home)
-    return [q for c in clusters for q in _event_quads(c, rules)], stale
+    return _merged(store, iris, places, _containers(store), rules), stale
+
+
+def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, set[str]],
+            rules: EventRules) -> Iterator[ox.Quad]:
+    for type_ in sorted({e.name for e in event_types().values()}):
+        clusters: list[Cluster] = []
+        by_entity: dict[str, list[Cluster]] = defaultdict(list)
+        for statement in sorted(_statements(store, iris, type_), key=Statement.order):
+            candidates = {id(c): c for e in statement.entities() for c in by_entity[e]}
+            home = next((c for c in sorted(candidates.values(), key=lambda c: c.statements[0].order())
+                         if c.agrees(statement, places, inside, rules)), None)
+            if home is None:
+                home = Cluster()
+                clusters.append(home)
+            home.join(statement)
+            for e in statement.entities():
+                if home not in by_entity[e]:
+                    by_entity[e].append(home)
+        for cluster in clusters:
+            yield from _event_quads(cluster, rules)
 
 
 # ------------------------------------------------------------------ reading the statements
@@ -176,10 +185,12 @@ _STATEMENTS = """SELECT ?st ?type ?doc ?start ?role ?value ?words ?time ?undated
              OPTIONAL { ?st kg:timeText ?text } } }"""
 
 
-def _statements(store, iris: set[str] | None) -> list[Statement]:
-    """The event statements ``iris`` (all if None), with their roles and times."""
+def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
+    """The event statements of event class ``type_`` among ``iris`` (all if None), with their
+    roles and times."""
     out: dict[str, Statement] = {}
-    blocks = [""] if iris is None else [_values("st", chunk) for chunk in _chunks(sorted(iris))]
+    of_type = f"VALUES ?type {{ <{KG_NS}{type_}> }}"
+    blocks = [of_type] if iris is None else [of_type + _values("st", chunk) for chunk in _chunks(sorted(iris))]
     for block in blocks:
         for row in store.query(_STATEMENTS % block, union=False):
             iri = row["st"].value
@@ -276,7 +287,14 @@ def _containers(store) -> dict[str, set[str]]:
 
 
 def _chunks(items: list) -> list[list]:
-    return [items[i:i + BLOCK] for i in range(0, len(items), BLOCK)]
+    return list(chunked(items, BLOCK))
+
+
+def chunked(items: Iterable, size: int) -> Iterator[list]:
+    """``items`` in lists of ``size`` (the last shorter), read as they are needed."""
+    it = iter(items)
+    while block := list(itertools.islice(it, size)):
+        yield block
 
 
 def _values(name: str, iris: list[str]) -> str:

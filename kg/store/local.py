@@ -27,7 +27,7 @@ from ..rdf import HIDDEN_LABEL, TYPE, N, extraction_quads
 from ..records import Extraction
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
-from .events import event_quads
+from .events import WRITE_BLOCK, chunked, event_quads
 from .journal import Journal
 from . import labels
 from .protocol import Capabilities
@@ -213,8 +213,11 @@ class LocalStore:
         for iri in stale:
             for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
                 self._ox.remove(quad)
-        self._ox.extend(quads)
-        return len(quads)
+        written = 0
+        for block in chunked(quads, WRITE_BLOCK):  # written as they come: none held
+            self._ox.extend(block)
+            written += len(block)
+        return written
 
     def flush(self) -> None:
         if self.writable:

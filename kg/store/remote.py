@@ -55,11 +55,10 @@ from ..records import Extraction
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from . import labels
-from .events import event_quads
+from .events import WRITE_BLOCK, chunked, event_quads
 from .protocol import Capabilities, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
-EVENT_BLOCK = 2000  # subjects (or quads) of the events graph per update when events are re-merged
 MAX_REDIRECTS = 5
 _REDIRECTS = (301, 302, 303, 307, 308)
 
@@ -280,20 +279,21 @@ class RemoteStore:
 
     def refresh_events(self, entities: Iterable[str] | None = None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None): their old triples
-        are deleted and the new ones inserted, :data:`EVENT_BLOCK` subjects or quads an update."""
+        are deleted and the new ones inserted, :data:`~kg.store.events.WRITE_BLOCK` subjects or quads
+        an update."""
         quads, stale = event_quads(self, None if entities is None else set(entities))
         if entities is None:
-            self._put_graph(str(EVENT_GRAPH), quads)
-            return len(quads)
-        stale_ = sorted(stale)
-        for start in range(0, len(stale_), EVENT_BLOCK):
-            values = " ".join(f"<{iri}>" for iri in stale_[start:start + EVENT_BLOCK])
+            self._update(f"DROP SILENT GRAPH <{EVENT_GRAPH}>")
+        for block in chunked(sorted(stale), WRITE_BLOCK):
+            values = " ".join(f"<{iri}>" for iri in block)
             self._update(f"DELETE {{ GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }} "
                          f"WHERE {{ VALUES ?s {{ {values} }} GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }}")
-        for start in range(0, len(quads), EVENT_BLOCK):
-            data = ox.serialize([q.triple for q in quads[start:start + EVENT_BLOCK]], format=ox.RdfFormat.N_TRIPLES)
+        written = 0
+        for block in chunked(quads, WRITE_BLOCK):
+            data = ox.serialize([q.triple for q in block], format=ox.RdfFormat.N_TRIPLES)
             self._update(f"INSERT DATA {{ GRAPH <{EVENT_GRAPH}> {{ {data.decode('utf-8')} }} }}")
-        return len(quads)
+            written += len(block)
+        return written
 
     def flush(self) -> None:
         pass
