@@ -77,6 +77,12 @@ def test_an_appositive_an_adverb_marks_is_one_of_the_group(extract):
     assert ("turkey", "memberOf", "nato") in facts and not any(s == o for s, _, o in facts)
 
 
+def test_the_international_coalition_is_no_armed_group_named_before_it(extract):
+    facts = extract("Islamic State fighters fired mortar rounds at Iraqi positions near Mosul. The international "
+                    "coalition is assisting the Iraqi government to degrade and destroy the group.")
+    assert not any(p == "allyOf" and "islamic-state" in (s, o) for s, p, o in facts), facts
+
+
 def test_every_conjunct_gets_its_facts(extract):
     facts = extract("Hezbollah, the Syrian army and later the Iraqi army launched an offensive against "
                     "Islamic State and the Nusra Front.")

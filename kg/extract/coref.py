@@ -136,6 +136,8 @@ def _reference(token, words: Words):
     if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c.i in gazetteer_ids(token.doc)) for c in kids):
         return None
     described = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in kids if c.dep_ in ("amod", "compound")}
+    if "InternationalOrganization" in types and described & words.international_modifiers:
+        types = ("InternationalOrganization",)  # "the international coalition" is no armed group
     return "description", types, described
 
 

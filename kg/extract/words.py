@@ -22,6 +22,7 @@ class Words:
     speaker_titles: frozenset[str]
     reporting_verbs: frozenset[str]
     descriptions: dict[str, tuple[str, ...]]
+    international_modifiers: frozenset[str]
     compass: dict[str, str]
     place_suffixes: dict[str, str]
     organization_heads: dict[str, str]
