@@ -171,7 +171,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     ids = gazetteer_ids(doc)
     place = None
     t = head
-    while t.dep_ == "conj" and t.head is not t:
+    while t.dep_ == "conj" and t.head.i != t.i:
         t = t.head
     if t.dep_ == "pobj" and t.head.lower_ == "of" and t.head.head.lemma_.lower() in words.place_heads:
         place = t.head.head.lemma_.lower()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...ontology import is_a
 from ..docindex import children
-from .parse import lemma, pobjs, stance, subjects
+from .parse import lemma, opening_adverb, pobjs, stance, subjects
 from .parse import undertakers as undertakers_of
 
 if TYPE_CHECKING:
@@ -68,8 +68,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
 def _appositives(token) -> list:
     """The appositions that say what ``token`` is ("their allies, the Janjaweed militia"), not
     those an adverb marks as a part of it ("NATO members, especially Turkey")."""
-    return [c for c in children(token) if c.dep_ == "appos"
-            and not any(a.dep_ == "advmod" and a.pos_ == "ADV" and a.i == c.left_edge.i for a in children(c))]
+    return [c for c in children(token) if c.dep_ == "appos" and opening_adverb(c) is None]
 
 
 def _titled_person(ctx: Context, token) -> str | None:

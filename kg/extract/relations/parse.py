@@ -89,10 +89,10 @@ def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
             helped = [c for c in children(t.head) if c.dep_ == "dobj"]
             if helped:
                 return helped
-        if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head is not t:
+        if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head.i != t.i:
             t = t.head
             continue
-        if t.pos_ == "ADV" and t.dep_ == "advmod" and t.head is not t:
+        if t.pos_ == "ADV" and t.dep_ == "advmod" and t.head.i != t.i:
             t = t.head  # "Elsewhere in the campaign to defeat ISIL, the SDF have begun": "to defeat" hung on the adverb
             continue
         if (t.dep_ == "acl" and t.tag_ == "VBG") or t.dep_ == "relcl":
@@ -120,7 +120,7 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
     head = noun.head
     if noun.dep_ == "nsubj" and lemma(head) in load_words().copular_verbs:
         # "the offensive was a military offensive launched by X": what is said of it
-        for attr in (c for c in children(head) if c.dep_ == "attr" and c is not noun):
+        for attr in (c for c in children(head) if c.dep_ == "attr" and c.i != noun.i):
             found = undertakers(attr, _visited)
             if found:
                 return found
@@ -131,7 +131,7 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
         verb = head.head
         if pos(verb) == "NOUN" and lemma(verb) in load_words().undertaking_nouns:
             return undertakers(verb, _visited)  # "X leads efforts in the campaign to defeat Y"
-        while verb.pos_ in ("ADV", "ADP") and verb.head is not verb:  # "Elsewhere in the campaign ..."
+        while verb.pos_ in ("ADV", "ADP") and verb.head.i != verb.i:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
             return subjects(verb, _visited)
@@ -161,6 +161,15 @@ def title_word(token) -> str:
 
 
 STANCES = {"pro", "anti", "counter", "non"}
+
+
+def opening_adverb(appositive):
+    """The adverb that opens an appositive and makes it a part of what it follows ("NATO members,
+    especially Turkey"; not "the predominantly non-Arab JEM", where the adverb opens nothing)."""
+    first = appositive.doc[appositive.left_edge.i]
+    if appositive.dep_ == "appos" and first.pos_ == "ADV" and first.dep_ == "advmod" and first.head.i == appositive.i:
+        return first
+    return None
 
 
 def stance(token) -> str | None:

@@ -50,7 +50,7 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
         here = _hypothetical_here(t, kids)
         if here:
             return here
-        if t.dep_ not in CLIMB_DEPS or t.head is t:
+        if t.dep_ not in CLIMB_DEPS or t.head.i == t.i:
             break
         if t.dep_ == "ccomp" and lemma(t.head) not in words.denial_verbs:
             break
@@ -101,7 +101,7 @@ def reporter(ctx: Context, trigger) -> tuple[str | None, bool]:
     """Who the sentence says made the statement, and whether the verb casts doubt ("claimed")."""
     words = ctx.words
     t = trigger
-    while t.dep_ != "ROOT" and t.head is not t:
+    while t.dep_ != "ROOT" and t.head.i != t.i:
         if t.dep_ == "ccomp" or (t.dep_ == "conj" and t.head.dep_ == "ccomp"):
             verb = t.head if t.dep_ == "ccomp" else t.head.head
             if lemma(verb) in words.reporting_verbs:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..docindex import children
 from ..lexicon import Rule
 from ..words import load_words
-from .parse import lemma, light_verb, pobjs, pos, prep_objects, subjects, undertakers
+from .parse import lemma, light_verb, opening_adverb, pobjs, pos, prep_objects, subjects, undertakers
 
 Slot = Callable[..., list]
 SLOTS: dict[str, Slot] = {}
@@ -180,7 +180,7 @@ def _adverbial_subject(t, rule) -> list:
     if t.dep_ != "pobj" or t.head.lower_ not in ("in", "with", "as"):
         return []
     qualified = t.head.head
-    while qualified.pos_ == "ADP" and qualified.dep_ in ("conj", "prep") and qualified.head is not qualified:
+    while qualified.pos_ == "ADP" and qualified.dep_ in ("conj", "prep") and qualified.head.i != qualified.i:
         qualified = qualified.head  # "coordinated with and in support of X"
     if qualified.pos_ in ("VERB", "AUX"):
         if qualified.dep_ == "acl" and pos(qualified.head) == "NOUN":  # "strikes coordinated ... in support of X"
@@ -211,7 +211,7 @@ def _undertaker(t, rule) -> list:
 @slot("head")
 def _head(t, rule) -> list:
     """The word a trigger attaches to: the group "including A and B" or "within NATO" is said of."""
-    return [t.head] if t.head is not t else []
+    return [t.head] if t.head.i != t.i else []
 
 
 @slot("apposed_to")
@@ -219,8 +219,8 @@ def _apposed_to(t, rule) -> list:
     """The group described by an appositive the trigger opens: "our partners, especially the
     Turks": the partners (not "the predominantly non-Arab X": the adverb opens no appositive)."""
     head = t.head
-    opens = head is not t and head.dep_ == "appos" and head.left_edge.i == t.i and head.head is not head
-    return [head.head] if opens else []
+    opener = opening_adverb(head)
+    return [head.head] if opener is not None and opener.i == t.i and head.head.i != head.i else []
 
 
 @slot("pobj")
@@ -234,9 +234,9 @@ def _governor(t, rule) -> list:
     """What a prepositional phrase is said of: the noun it attaches to, or the subject of the verb
     ("X, together with Y, fought": X)."""
     head = t.head
-    while head.pos_ in ("ADV", "ADP") and head.head is not head:  # "together with", "along with"
+    while head.pos_ in ("ADV", "ADP") and head.head.i != head.i:  # "together with", "along with"
         head = head.head
-    if head is t:
+    if head.i == t.i:
         return []
     return subjects(head) if head.pos_ in ("VERB", "AUX") else [head]
 

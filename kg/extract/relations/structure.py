@@ -154,7 +154,7 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                 for key in ctx.entities_of(p):
                     if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
                         yield Found(m.key, key, rule, c.i)
-        if holder is not head:
+        if holder.i != head.i:
             for c in children(holder):
                 if c.dep_ in ("amod", "compound", "nmod") and c.i < holder.i:
                     country = ctx.country_of(c)
@@ -218,7 +218,7 @@ def stances(ctx: Context, rule: Rule) -> Iterator[Found]:
     """"the pro-Iranian Kataib Hezbollah militia", "the anti-ISIL coalition": the named side is for
     (or against) what the modifier names."""
     for token in ctx.doc:
-        if stance(token) not in rule.lemmas or token.dep_ not in ("amod", "compound", "nmod") or token.head is token:
+        if stance(token) not in rule.lemmas or token.dep_ not in ("amod", "compound", "nmod") or token.head.i == token.i:
             continue
         sides = [k for k in ctx.entities_of(token.head) if k]
         named = ctx.at.get(token.i)
