@@ -247,3 +247,37 @@ def test_a_new_war_in_a_new_users_words(extraction):
     assert types["belarus"] == "Country" and types["kherson-ua"] == "Settlement"
     zelensky = [e for e in result.entities if "Zelenskiy" in e.aliases or "Volodymyr Zelensky" in e.aliases]
     assert len(zelensky) == 1 and zelensky[0].type == "Person", "Zelenskiy is Volodymyr Zelensky"
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Mosul is located in northern Iraq.", ("mosul", "locatedIn", "iraq")),  # the region's country too
+    ("Saraqib lies in Idlib Governorate.", ("saraqib-sy", "locatedIn", "idlib-province")),  # NER: an ORG; GeoNames: the Syrian town
+    ("Afrin is part of Syria.", ("afrin", "locatedIn", "syria")),
+    ("Ramadi is in Anbar.", ("ramadi", "locatedIn", "anbar")),
+    ("Hezbollah is part of the Axis of Resistance.", ("hezbollah", "memberOf", "axis-of-resistance")),
+    ("Raqqa, which ISIL seized in 2014, became its capital.", ("islamic-state", "captured", "raqqa")),
+])
+def test_places_and_parts_said_with_a_verb(extract, text, fact):
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Russia is in Syria to fight terrorism.",  # where its forces are, not where the country lies
+    "ISIL is part of the problem.",
+    "Most of the fighters were killed.",
+])
+def test_a_country_somewhere_is_not_located_there(extract, text):
+    assert not any(p in ("locatedIn", "memberOf") for _, p, _ in extract(text))
+
+
+def test_a_nationality_with_the_is_its_country(extraction):
+    result = extraction("We thank our Coalition partners, especially the Turks. Two Syrians were killed. "
+                        "He speaks French.")
+    assert ("turkey", "memberOf", "coalition") in {(a.subject, a.predicate, a.object) for a in result.assertions}
+    keys = {e.key for e in result.entities}
+    assert "turkey" in keys and "syria" not in keys and "france" not in keys
+
+
+def test_within_an_alliance_on_the_verb_is_said_of_the_noun_before(extract):
+    facts = extract("We remain committed to working closely with Turkey within NATO to combat such threats.")
+    assert ("turkey", "memberOf", "nato") in facts

@@ -65,6 +65,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     mentions.extend(_place_names(doc, taken, sentence_of, words))
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
+    mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
     mentions = acronym_definitions(doc, mentions, gazetteer, sentence_of)
     countries = _document_countries(mentions, gazetteer)
     mentions = [_geonames(_retype_by_context(doc, m, gazetteer, words), countries) for m in mentions]
@@ -131,6 +132,29 @@ def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
     return found
 
 
+def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:
+    """"especially the Turks", "the French led CTF 50": a nationality as the head of a noun phrase
+    with "the" is its country, as the field's coders read it (PETRARCH codes "the Russians" as
+    RUS). Only with "the" and no number: "French" alone is a language and "two Syrians" are people."""
+    found = []
+    for token in tokens(doc):
+        if token.i in taken or token.ent_type_ != "NORP" or token.dep_ in ("amod", "compound", "nmod", "npadvmod"):
+            continue
+        kids = children(token)
+        if not any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) or \
+                any(c.dep_ == "nummod" for c in kids):
+            continue
+        country = gazetteer.country_of_demonym(token.text)
+        if country is None and token.text.endswith("s"):
+            country = gazetteer.country_of_demonym(token.text[:-1])  # "the Russians", "the Turks"
+        if country is None or country not in gazetteer.entries:
+            continue
+        found.append(mention(doc, token.i, token.i + 1, gazetteer.entries[country].type, sentence_of,
+                             gazetteer_id=country))
+        taken.add(token.i)
+    return found
+
+
 def _document_countries(mentions: list[Mention], gazetteer: Gazetteer) -> set[str]:
     """ISO codes of the countries a document names, itself or through their places and armies."""
     isos = set()
@@ -164,7 +188,7 @@ def _geonames(m: Mention, countries: set[str] = frozenset()) -> Mention:
 def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> Mention:
     """A name NER took for a person or organization that the sentence shows is a place:
     "the town of Douentza", "the towns of Bin Jawad and Noufiliyah", "Gobanale, Somalia",
-    "the Yemeni capital Sana'a", "the Gul Tepa district"."""
+    "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib"."""
     if m.gazetteer_id or m.kind != "name" or m.type in ("Settlement", "Region", "Country"):
         return m
     head = doc[m.end - 1]
@@ -184,6 +208,9 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             gazetteer.entries[ids[m.end + 1]].type == "Country" and (m.type != "Person" or len(m.text.split()) == 1):
         place = "town"  # "Gobanale, Somalia"
+    elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
+            any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):
+        place = "town"  # "Saraqib lies in Idlib Governorate", "X is located in"
     elif m.type in ("Person", "Organization") and _locative(t) and load_places().town(m.text) is not None:
         place = "town"  # "Rebels entered Bin Jawad": a known town where a place is expected
     if place is None:

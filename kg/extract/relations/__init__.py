@@ -125,7 +125,7 @@ def _regions_lie_in_their_country(ctx: Context, found: list[Found]) -> list[Foun
     out = []
     for f in found:
         entry = ctx.gazetteer.entries.get(f.object)
-        if f.rule.kind == "location" and entry is not None and entry.type == "Region" and entry.country \
+        if f.rule.relation == "locatedIn" and entry is not None and entry.type == "Region" and entry.country \
                 and f.subject != entry.country:
             out.append(Found(f.subject, entry.country, f.rule, f.trigger))
     return out

@@ -45,9 +45,11 @@ def _object(t, rule) -> list:
     if not found and any(c.dep_ == "nsubj" and c.i < t.i for c in kids):
         # "forces recaptured Abu Grein from ...": the parser took the object for a second subject
         found = [c for c in kids if c.dep_ == "nsubj" and c.i > t.i]
-    if not found and t.dep_ == "relcl" and not any(c.dep_ == "dobj" for c in kids):
+    if t.dep_ == "relcl":
         relative = load_words().relative_pronouns
-        if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in relative for c in kids):
+        if found and found[0].lower_ in relative:
+            return [t.head]  # "Ramadi, which ISIL seized in 2015"
+        if not found and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in relative for c in kids):
             found = [t.head]  # "the town (that) the rebels seized"
     return found
 
@@ -210,8 +212,18 @@ def _undertaker(t, rule) -> list:
 
 @slot("head")
 def _head(t, rule) -> list:
-    """The word a trigger attaches to: the group "including A and B" or "within NATO" is said of."""
-    return [t.head] if t.head.i != t.i else []
+    """The word a trigger attaches to: the group "including A and B" or "within NATO" is said of.
+    A phrase the parser hung on a verb is said of the noun right before it, when that noun is an
+    argument of the same verb ("working with Turkey within NATO")."""
+    head = t.head
+    if head.i == t.i:
+        return []
+    if pos(head) == "VERB" and t.i > 0:
+        before = t.doc[t.i - 1]
+        holder = before.head.head if before.dep_ == "pobj" else before.head
+        if before.pos_ in ("PROPN", "NOUN") and before.dep_ in ("dobj", "pobj") and holder.i == head.i:
+            return [before]
+    return [head]
 
 
 @slot("apposed_to")

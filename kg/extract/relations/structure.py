@@ -138,6 +138,9 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
         holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
     for holder in list(holders):  # "the city of Raqqa, a self-proclaimed ISIL capital in Syria"
         holders += [c for c in children(holder) if c.dep_ == "appos" and lemma(c) in words.place_heads]
+        if holder.dep_ == "nsubj" and lemma(holder.head) in words.copular_verbs:
+            # "Mosul is a major city in northern Iraq"
+            holders += [c for c in children(holder.head) if c.dep_ == "attr" and lemma(c) in words.place_heads]
     for holder in list(holders):
         # "Kunduz, located in northern Afghanistan"
         holders += [c for c in children(holder) if c.dep_ in ("acl", "relcl") and lemma(c) in words.location_verbs]
@@ -148,8 +151,10 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
     head, holders = _holders(ctx, m)
     for holder in holders:
         for c in children(holder):
-            # "Arsal in Lebanon"; "northwestern Syria's Idlib province"
-            places = pobjs(c) if c.dep_ == "prep" and c.lower_ == "in" else [c] if c.dep_ == "poss" else []
+            # "Arsal in Lebanon"; "northwestern Syria's Idlib province"; "Damascus, the capital of
+            # Syria", "X is a district of Y" (on the name itself "of" is the name's own: "the town of X")
+            preps = ("in", "of") if holder.i != head.i else ("in",)
+            places = pobjs(c) if c.dep_ == "prep" and c.lower_ in preps else [c] if c.dep_ == "poss" else []
             for p in places:
                 for key in ctx.entities_of(p):
                     if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
