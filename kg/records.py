@@ -50,7 +50,8 @@ class Mention:
     ``end_char`` are character offsets into the text. ``key`` is the entity key the mention
     resolves to (filled in by coref and resolve); ``type`` is an ontology class local name.
     ``kind`` says how the mention was found: ``name`` (NER or gazetteer), ``group`` (a nationality
-    plus a people noun), ``pronoun`` or ``description`` (coreferent phrases).
+    plus a people noun), ``acronym`` (defined in parentheses) or ``shortened`` (an acronym of a
+    name the text gives in full), ``pronoun`` or ``description`` (coreferent phrases).
     """
 
     start: int

@@ -281,3 +281,30 @@ def test_a_nationality_with_the_is_its_country(extraction):
 def test_within_an_alliance_on_the_verb_is_said_of_the_noun_before(extract):
     facts = extract("We remain committed to working closely with Turkey within NATO to combat such threats.")
     assert ("turkey", "memberOf", "nato") in facts
+
+
+@pytest.mark.parametrize("text, facts", [
+    ("Iraqi forces liberated the town of Hit from ISIL control.",
+     {("iraq-armed-forces", "attacked", "islamic-state"), ("iraq-armed-forces", "captured", "hit-iq")}),
+    ("The SDF wrested Kobani from the control of the Islamic State.",
+     {("sdf", "attacked", "islamic-state"), ("sdf", "captured", "kobani")}),
+    ("The Syrian army freed Palmyra from the hands of ISIS.", {("syria-armed-forces", "attacked", "islamic-state")}),
+    ("Mosul fell under ISIL control in 2014.", {("islamic-state", "captured", "mosul")}),
+])
+def test_whoever_holds_the_control_is_fought(extract, text, facts):
+    assert facts <= extract(text)
+
+
+def test_the_control_of_a_place_is_not_a_side(extract):
+    facts = extract("The Houthis seized control of Sanaa.")
+    assert ("houthis", "captured", "sanaa") in facts and not any(p == "attacked" for _, p, _ in facts)
+
+
+def test_a_unit_shortened_to_its_acronym_is_one_entity(extraction):
+    result = extraction("Airmen of the 407th Air Expeditionary Group arrived on Monday. "
+                        "Col. David Lyons, 407th AEG commander, said they were ready.")
+    by_key = {e.key: e for e in result.entities}
+    assert {"407th AEG", "407th Air Expeditionary Group"} <= by_key["407th-air-expeditionary-group"].aliases
+    assert ("david-lyons", "leaderOf", "407th-air-expeditionary-group") in {
+        (a.subject, a.predicate, a.object) for a in result.assertions}
+    assert ("407th AEG", "acronym-of-a-name-in-text") in by_key["407th-air-expeditionary-group"].merge_rules

@@ -65,7 +65,35 @@ def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sent
         # the acronym inside the parentheses
         out = [m for m in out if not (m.start == i + 1)]
         out.append(_acronym_use(doc, i + 1, name, sentence_of))
-    return _later_uses(doc, out, defined, sentence_of) if defined else out
+    out = _later_uses(doc, out, defined, sentence_of) if defined else out
+    return _shortened_names(out)
+
+
+def _shortened_names(mentions: list[Mention]) -> list[Mention]:
+    """A name that ends in an acronym of another name of the document, after the same words,
+    is a use of it although no parenthesis defined it: "407th AEG" after "407th Air
+    Expeditionary Group", "CJTF-OIR" is left alone (no name spells it). Only one name may fit."""
+    names = [m for m in mentions if m.kind == "name" and m.type != "Person"]
+    out = []
+    for m in mentions:
+        words = m.text.split()
+        acronym = words[-1] if words else ""
+        if m.kind != "name" or m.gazetteer_id or m.type == "Person" or not acronym.isalpha() \
+                or sum(c.isupper() for c in acronym) < 2 or not acronym[:1].isupper():
+            out.append(m)
+            continue
+        prefix = words[:-1]
+        fitting = {n.text: n for n in names
+                   if n.text != m.text and n.text.split()[:len(prefix)] == prefix
+                   and len(n.text.split()) - len(prefix) >= 2
+                   and acronym_fits(acronym, n.text.split()[len(prefix):])}
+        if len(fitting) != 1:
+            out.append(m)
+            continue
+        (name,) = fitting.values()
+        out.append(replace(m, type=name.type, kind="shortened", gazetteer_id=name.gazetteer_id,
+                           key=name.key or name.gazetteer_id or iri_key(name.text)))
+    return out
 
 
 def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, acronym: str, gazetteer: Gazetteer,

@@ -229,7 +229,8 @@ def _locative(token) -> bool:
 def _trim(ent, words: Words) -> tuple[int, int]:
     """The name inside an NER span: without a leading "the", a capitalized preposition ("Near Ar
     Raqqah"), a person's ranks and offices ("Lt. Gen.", "Navy Capt."), a trailing possessive or
-    punctuation, or anything from a parenthesis or a reference mark on ("MNLA (", "Abu Haidar [1")."""
+    punctuation, anything from a parenthesis or a reference mark on ("MNLA (", "Abu Haidar [1"), or
+    the people a unit's name is said of ("the Men and Women of the 407th AEG")."""
     doc = ent.doc
     start, end = ent.start, ent.end
     cut = next((t.i for t in doc[start:end] if t.text in ("(", ")", "[", "]")), None)
@@ -238,6 +239,13 @@ def _trim(ent, words: Words) -> tuple[int, int]:
     while start < end and (doc[start].lower_ in ("the", "a", "an") or doc[start].is_punct
                            or (doc[start].lower_ in words.name_prepositions and end - start > 1)):
         start += 1
+    of = next((t.i for t in doc[start:end] if t.lower_ == "of"), None)
+    if of is not None and of > start and all(t.lower_ == "and" or t.lower_ in words.people_nouns
+                                             or t.lower_.removesuffix("s") in words.people_nouns
+                                             for t in doc[start:of]):
+        start = of + 1  # "The Men and Women of the 407th AEG": people of the unit, not a name
+        while start < end and doc[start].lower_ == "the":
+            start += 1
     if ent.label_ == "PERSON":
         while end - start > 1 and (doc[start].lower_ in words.person_titles or doc[start].lower_.rstrip(".")
                                    in words.person_titles or doc[start].is_punct):

@@ -97,7 +97,8 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         gaz_ids.setdefault(m.key, m.gazetteer_id)
         if m.geonames_id:
             geo_ids[m.key] = m.geonames_id
-        rule = {"acronym": "acronym-defined-in-text", "surname": "surname-of-full-name",
+        rule = {"acronym": "acronym-defined-in-text", "shortened": "acronym-of-a-name-in-text",
+                "surname": "surname-of-full-name",
                 "generic": "generic-word-for-named-organization", "alias": "other-name-given-in-text",
                 "appositive": "description-in-apposition"}.get(m.kind)
         if rule:

@@ -54,6 +54,8 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         keys = _first(ctx, [c for c in _appositives(token) if c.i not in seen], seen)
         if keys:
             return keys
+    if lemma_ in words.control_nouns:
+        return _controller(ctx, token, seen)
     place_head = lemma_ in words.place_heads
     if not (place_head or lemma_ in words.members or token.lower_ in words.members):
         return []
@@ -63,6 +65,18 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
             return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
             or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
+
+
+def _controller(ctx: Context, token, seen: frozenset[int]) -> list[str]:
+    """Who holds the control a noun names: "ISIL control", "ISIL's grip", "the hands of the
+    Islamic State" (an agent: in "control of Mosul" the place is what is held)."""
+    kids = children(token)
+    keys = _first(ctx, [c for c in kids if c.dep_ in ("compound", "poss", "amod") and c.i < token.i
+                        and not stance(c)], seen | {token.i})
+    if keys:
+        return keys
+    held = _first(ctx, [p for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)], seen | {token.i})
+    return [k for k in held if not is_a(ctx.type_of(k), "Location") or is_a(ctx.type_of(k), "Agent")]
 
 
 def _appositives(token) -> list:
