@@ -308,3 +308,21 @@ def test_a_unit_shortened_to_its_acronym_is_one_entity(extraction):
     assert ("david-lyons", "leaderOf", "407th-air-expeditionary-group") in {
         (a.subject, a.predicate, a.object) for a in result.assertions}
     assert ("407th AEG", "acronym-of-a-name-in-text") in by_key["407th-air-expeditionary-group"].merge_rules
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Abu Jandal was involved in the use of suicide vehicles and chemical weapons against the SDF.",
+     ("abujandal", "attacked", "sdf")),
+    ("Hezbollah is engaged in fighting ISIL.", ("hezbollah", "attacked", "islamic-state")),
+    # the parser hangs "in support of" on the last word of a list inside a relative clause
+    ("The U.S.-led coalition's airstrikes delivered 24 munitions against ISIL targets, which include three "
+     "tactical units and five supply routes in support of SDF operations to isolate Raqqa.",
+     ("sdf", "allyOf", "us-led-coalition")),
+    ("Kobani, also known as Ayn al-Arab, in northern Syria was besieged.", ("kobani", "locatedIn", "syria")),
+])
+def test_participants_supporters_and_places_past_an_aside(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_a_name_given_in_an_aside_is_not_a_place_of_the_date(extract):
+    assert not any(p == "locatedIn" for _, p, _ in extract("Clashes erupted in Aleppo, also called Halab, in 2012."))

@@ -38,6 +38,7 @@ class Words:
     conditional_marks: frozenset[str]
     undertaking_nouns: frozenset[str]
     undertaking_verbs: frozenset[str]
+    participation_verbs: frozenset[str]
     object_control_verbs: frozenset[str]
     doubtful_reporting_verbs: frozenset[str]
     non_factual_modifiers: frozenset[str]

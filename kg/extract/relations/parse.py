@@ -91,6 +91,9 @@ def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
                 return helped
         if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head.i != t.i:
             t = t.head
+            if t.dep_ == "prep" and lemma(t.head) in words.participation_verbs:
+                # "X has been engaged in fighting Y": who takes part
+                return [c for c in children(t.head) if c.dep_ in ("nsubjpass", "nsubj")]
             continue
         if t.pos_ == "ADV" and t.dep_ == "advmod" and t.head.i != t.i:
             t = t.head  # "Elsewhere in the campaign to defeat ISIL, the SDF have begun": "to defeat" hung on the adverb
@@ -134,6 +137,8 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
         while verb.pos_ in ("ADV", "ADP") and verb.head.i != verb.i:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
+            if lemma(verb) in load_words().participation_verbs:  # "X was involved in the use of ... against Y"
+                return [c for c in children(verb) if c.dep_ == "nsubjpass"] or subjects(verb, _visited)
             return subjects(verb, _visited)
     return []
 

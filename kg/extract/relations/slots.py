@@ -188,7 +188,25 @@ def _adverbial_subject(t, rule) -> list:
         if qualified.dep_ == "acl" and pos(qualified.head) == "NOUN":  # "strikes coordinated ... in support of X"
             return event_agents(qualified.head)
         return subjects(qualified)
-    return event_agents(qualified) if pos(qualified) == "NOUN" else []
+    if pos(qualified) != "NOUN":
+        return []
+    return event_agents(qualified) or _clause_subject(qualified)
+
+
+NOUN_PHRASE_LINKS = frozenset({"conj", "dobj", "pobj", "prep", "appos", "relcl", "attr"})
+
+
+def _clause_subject(noun) -> list:
+    """Who does the action of the clause a noun phrase sits in, through its conjuncts, objects,
+    prepositions and relative clauses: "airstrikes delivered munitions against ISIL targets,
+    which include three tactical units ... and five supply routes in support of SDF operations"
+    (the parser hung the phrase on the last of the targets)."""
+    t = noun
+    while t.dep_ in NOUN_PHRASE_LINKS and t.head.i != t.i:
+        t = t.head
+        if t.pos_ in ("VERB", "AUX") and t.dep_ != "relcl":
+            return subjects(t)
+    return []
 
 
 @slot("event_subject")

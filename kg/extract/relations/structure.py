@@ -172,8 +172,9 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     head = doc[m.end - 1]
     # "Al-Bukamal in eastern Syria", wherever the parser attached "in" (but not "south of X in Y")
     after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lower_ in ctx.words.compass
-    if m.end + 1 < len(doc) and doc[m.end].lower_ == "in" and not after_compass:
-        at = m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1
+    end = _past_other_name(ctx, m.end)
+    if end + 1 < len(doc) and doc[end].lower_ == "in" and not after_compass:
+        at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
         nxt = ctx.at.get(at)
         if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -1) >= RANK[m.type]:
             yield Found(m.key, nxt.key, rule, m.end)
@@ -190,6 +191,27 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
         listed = before is not None and before.text == "," and ctx.at.get(m.start - 2) is not None
         if RANK.get(nxt.type, -1) > RANK[m.type] and not in_list and not listed:
             yield Found(m.key, nxt.key, rule, m.end)
+
+
+def _past_other_name(ctx: Context, i: int) -> int:
+    """Where the text goes on after an aside giving another name at ``i`` (", also called
+    "Q-West"", ", also known as Ayn al-Arab,"), or ``i`` when there is none."""
+    doc = ctx.doc
+    j = i + 1 if i < len(doc) and doc[i].text == "," else i
+    while j < len(doc) and doc[j].pos_ == "ADV":  # "also", "formerly"
+        j += 1
+    if j == i or j >= len(doc) or lemma(doc[j]) not in ctx.words.naming_verbs:
+        return i
+    j += 1
+    if j < len(doc) and doc[j].lower_ == "as":
+        j += 1
+    quoted = j < len(doc) and doc[j].is_quote
+    k = j + 1
+    while k < len(doc) and k - j < 8 and (not doc[k].is_quote if quoted else doc[k].pos_ == "PROPN" or doc[k].is_punct
+                                          and doc[k].text not in ",."):
+        k += 1
+    k += 1 if quoted else 0
+    return k + 1 if k < len(doc) and doc[k].text == "," else k
 
 
 def units(ctx: Context, rule: Rule) -> Iterator[Found]:
