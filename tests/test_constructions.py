@@ -48,8 +48,12 @@ def test_recall_and_precision_stay_above_their_floors(scored):
     ("c084", ("nagorno-karabakh", "locatedIn", "azerbaijan")),
     # "including the city of Ramadi, which ISIL seized earlier in 2015": the relative pronoun is the object
     ("c014", ("islamic-state", "captured", "ramadi")),
+    # "conducted an airstrike targeting X": the strike's undertaker targets X
+    ("c044", ("us-department-of-defense", "attacked", "mansur")),
+    # "the NATO-backed Islamic Republic of Afghanistan": the state's form and its country are one name
+    ("c058", ("afghanistan", "allyOf", "nato")),
 ])
-def test_place_and_relative_clause_constructions(scored, row, fact):
+def test_constructions_of_places_relatives_strikes_and_states(scored, row, fact):
     _, _, by_row = scored
     facts = {(a.subject, a.predicate, a.object) for a in by_row[row].assertions}
     assert fact in facts, sorted(facts)
@@ -59,3 +63,9 @@ def test_a_place_surrounding_another_does_not_hold_it(scored):
     _, _, by_row = scored
     facts = {(a.subject, a.predicate, a.object) for a in by_row["c106"].assertions}
     assert not any(p == "locatedIn" and "rif-dimashq" in o for _, p, o in facts), sorted(facts)
+
+
+def test_a_known_person_named_at_length_is_one_person(scored):
+    _, _, by_row = scored
+    keys = {e.key for e in by_row["c054"].entities if e.type == "Person"}
+    assert keys == {"abdrabbuh-mansur-hadi"}, keys  # "Abdu Rabbu Mansour Hadi", not "Abdu Rabbu" and him

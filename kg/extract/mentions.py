@@ -43,9 +43,11 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
                 and end not in taken:
             end += 1  # "Mopti Region", "Al Jufra Airbase"
         if end < len(doc) and doc[end - 1].lower_ in words.function_words and end - start > 1:
-            governed = _government_of(doc, start, end, gazetteer)  # "the Federal Government of Somalia"
+            governed = _government_of(doc, start, end, gazetteer, words)  # "the Federal Government of Somalia"
             if governed is not None:
-                mentions.append(mention(doc, start, end + 1, "GovernmentAgency", sentence_of, gazetteer_id=governed))
+                mentions = [m for m in mentions if m.start != end]  # the country alone
+                mentions.append(mention(doc, start, end + 1, gazetteer.entries[governed].type, sentence_of,
+                                        gazetteer_id=governed))
                 taken.update(range(start, end + 1))
                 continue
             while end > start and doc[end - 1].lower_ in words.function_words:
@@ -66,6 +68,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
+    mentions = _whole_person_names(doc, mentions, sentence_of)
     mentions = acronym_definitions(doc, mentions, gazetteer, sentence_of)
     countries = _document_countries(mentions, gazetteer)
     mentions = [_geonames(_retype_by_context(doc, m, gazetteer, words), countries) for m in mentions]
@@ -130,6 +133,26 @@ def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
         found.append(mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found
+
+
+def _whole_person_names(doc, mentions: list[Mention], sentence_of) -> list[Mention]:
+    """A known person's name the text gives longer is one name: "Abdu Rabbu Mansour Hadi" is
+    Abdrabbuh Mansur Hadi, not "Abdu Rabbu" and him (the dictionary matched only its end, or
+    its start). Two person names side by side with nothing between them are one person's."""
+    by_start = {m.start: m for m in mentions}
+    out, skip = [], set()
+    for m in sorted(mentions, key=lambda m: m.start):
+        if m.start in skip:
+            continue
+        nxt = by_start.get(m.end)
+        if m.type == "Person" and nxt is not None and nxt.type == "Person" and m.kind == nxt.kind == "name" \
+                and bool(m.gazetteer_id) != bool(nxt.gazetteer_id) and doc[m.end - 1].whitespace_:
+            out.append(mention(doc, m.start, nxt.end, "Person", sentence_of,
+                               gazetteer_id=m.gazetteer_id or nxt.gazetteer_id))
+            skip.add(nxt.start)
+            continue
+        out.append(m)
+    return out
 
 
 def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:
@@ -277,15 +300,18 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
     return found
 
 
-def _government_of(doc, start: int, end: int, gazetteer: Gazetteer) -> str | None:
+def _government_of(doc, start: int, end: int, gazetteer: Gazetteer, words: Words) -> str | None:
     """The gazetteer's government of a country named right after a name ending in "of" whose head
-    is a word for a government ("the Federal Government of Somalia", "the Transitional Government of")."""
+    is a word for a government ("the Federal Government of Somalia", "the Transitional Government
+    of"); the country itself after the words of a state's form ("the Islamic Republic of Afghanistan")."""
     country = gazetteer_ids(doc).get(end)
     heads = {w.lower() for w in span_text(doc[start:end - 1]).split()}
-    if country is None or gazetteer.entries[country].type != "Country" or not heads & GOVERNMENT_WORDS:
+    if country is None or gazetteer.entries[country].type != "Country" or not heads:
         return None
+    if heads <= words.state_forms:
+        return country
     key = f"{country}-government"
-    return key if key in gazetteer.entries else None
+    return key if heads & GOVERNMENT_WORDS and key in gazetteer.entries else None
 
 
 GOVERNMENT_WORDS = {"government", "regime", "authorities", "administration", "cabinet"}
