@@ -326,3 +326,24 @@ def test_participants_supporters_and_places_past_an_aside(extract, text, fact):
 
 def test_a_name_given_in_an_aside_is_not_a_place_of_the_date(extract):
     assert not any(p == "locatedIn" for _, p, _ in extract("Clashes erupted in Aleppo, also called Halab, in 2012."))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The Asad regime bombed Aleppo.", ("syria-government", "attacked", "aleppo")),
+    ("Russia and Iran, the Assad regime's main backers, must use their influence.",
+     ("russia", "allyOf", "syria-government")),
+    ("Putin's government annexed Crimea.", ("russia-government", "captured", "crimea")),
+])
+def test_a_regime_named_by_its_leader_is_the_government_of_the_country(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_the_dictionaries_government_rows_are_the_countrys_government(extraction):
+    result = extraction("The Assad Government and the Syrian government are one government.")
+    assert {e.key for e in result.entities} == {"syria-government"}
+
+
+def test_an_invasion_said_with_was_has_its_target_on_the_verb(extract):
+    facts = extract("Operation Olive Branch was an invasion by the Turkish Armed Forces in the Afrin District, "
+                    "against the People's Protection Units.")
+    assert ("turkey-armed-forces", "attacked", "ypg") in facts

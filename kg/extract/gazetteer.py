@@ -153,9 +153,28 @@ def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
 
 
 @cache
+def governing_persons() -> dict[str, str]:
+    """The country each person of the field's dictionaries has governed (a ``...GOV`` role in
+    ontology/petrarch/persons.jsonl), by the person's gazetteer id and by the match keys of their
+    names: "the Asad regime" is Syria's government."""
+    out: dict[str, str] = {}
+    for line in ontology_file("petrarch/persons.jsonl").read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        country = raw.get("country")
+        if not country or not any(r.split()[0].endswith("GOV") for r in raw.get("roles", ())):
+            continue
+        for key in (raw.get("gazetteer"), raw["id"], *(match_key(n) for n in (raw["label"], *raw.get("aliases", ())))):
+            if key:
+                out.setdefault(key, country)
+    return out
+
+
+@cache
 def load_gazetteer() -> Gazetteer:
     """The hand-written gazetteer and the dictionaries, with the entries derived from the countries."""
-    explicit = read_entries(ontology_file("gazetteer.jsonl"))
+    # the dictionaries' rows link to hand-written entries and to the ones derived from countries
+    # (the "Assad Government" row lends its spellings to syria-government, not a node of its own)
+    explicit = dict(load_hand_gazetteer().entries)
     explicit.update(dictionary_entries(explicit, ontology_file("petrarch/actors.jsonl")))
     return _with_derived(explicit)
 

@@ -14,7 +14,7 @@ from ..ontology import superclasses
 from ..records import Mention
 from .acronyms import acronym_definitions
 from .docindex import children, gazetteer_ids, mention, sentence_numbers, span_text, tokens
-from .gazetteer import Gazetteer, load_gazetteer
+from .gazetteer import Gazetteer, governing_persons, load_gazetteer
 from .geonames import load_places, place_of_entry
 from .types import NER_TYPES, ner_type
 from .words import Words, load_words
@@ -69,6 +69,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
     mentions = _whole_person_names(doc, mentions, sentence_of)
+    mentions = [_government_named_by_person(m, gazetteer, words) for m in mentions]
     mentions = acronym_definitions(doc, mentions, gazetteer, sentence_of)
     countries = _document_countries(mentions, gazetteer)
     mentions = [_geonames(_retype_by_context(doc, m, gazetteer, words), countries) for m in mentions]
@@ -133,6 +134,23 @@ def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
         found.append(mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found
+
+
+def _government_named_by_person(m: Mention, gazetteer: Gazetteer, words: Words) -> Mention:
+    """"the Asad regime", "the Putin government": the government of the country the person governs
+    (as the dictionaries record it), not an organization of its own."""
+    *person, last = m.text.split() or [""]
+    if m.kind != "name" or m.gazetteer_id or not person or last.lower() not in words.government_words:
+        return m
+    name = " ".join(person)
+    entry = gazetteer.lookup(name)
+    governing = governing_persons()
+    country = governing.get(entry.id if entry is not None and entry.type == "Person" else "") or \
+        governing.get(match_key(name))
+    key = f"{country}-government"
+    if not country or key not in gazetteer.entries:
+        return m
+    return replace(m, type=gazetteer.entries[key].type, gazetteer_id=key)
 
 
 def _whole_person_names(doc, mentions: list[Mention], sentence_of) -> list[Mention]:
@@ -311,10 +329,7 @@ def _government_of(doc, start: int, end: int, gazetteer: Gazetteer, words: Words
     if heads <= words.state_forms:
         return country
     key = f"{country}-government"
-    return key if heads & GOVERNMENT_WORDS and key in gazetteer.entries else None
-
-
-GOVERNMENT_WORDS = {"government", "regime", "authorities", "administration", "cabinet"}
+    return key if heads & words.government_words and key in gazetteer.entries else None
 
 
 def _not_a_name(text: str, words: Words) -> bool:

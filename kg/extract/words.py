@@ -17,6 +17,7 @@ class Words:
     # generic nouns that stand for entities
     place_heads: frozenset[str]
     member_nouns: frozenset[str]
+    government_words: frozenset[str]
     state_forms: frozenset[str]
     control_nouns: frozenset[str]
     people_nouns: frozenset[str]

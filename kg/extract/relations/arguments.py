@@ -56,6 +56,10 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
             return keys
     if lemma_ in words.control_nouns:
         return _controller(ctx, token, seen)
+    if lemma_ in words.government_words:
+        governed = _governed_by_person(ctx, token)
+        if governed:
+            return [governed]
     place_head = lemma_ in words.place_heads
     if not (place_head or lemma_ in words.members or token.lower_ in words.members):
         return []
@@ -65,6 +69,27 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
             return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
             or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
+
+
+def _governed_by_person(ctx: Context, token) -> str | None:
+    """The government a person names: "the Asad regime", "the regime of Bashar al-Assad", "Putin's
+    government" (the dictionaries say which country the person governs)."""
+    from ..gazetteer import governing_persons
+    from ...names import match_key
+
+    kids = children(token)
+    people = [c for c in kids if c.dep_ in ("compound", "poss") and c.i < token.i]
+    people += [p for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)]
+    for p in people:
+        m = ctx.at.get(p.i)
+        if m is None or m.type != "Person":
+            continue
+        governing = governing_persons()
+        country = governing.get(m.gazetteer_id or "") or governing.get(m.key or "") or governing.get(match_key(m.text))
+        key = f"{country}-government"
+        if country and key in ctx.gazetteer.entries:
+            return key
+    return None
 
 
 def _controller(ctx: Context, token, seen: frozenset[int]) -> list[str]:

@@ -104,6 +104,9 @@ def _preposition(t, rule, word: str) -> list:
         # "conducted strikes coordinated with Y using aircraft as well as rocket artillery against X":
         # the phrase hangs anywhere in the clause of the verb the event noun is the object of
         found = clause_prep_objects(t.head, word)
+    if not found and pos(t) == "NOUN" and t.dep_ == "attr" and lemma(t.head) in load_words().copular_verbs:
+        # "Operation Olive Branch was an invasion by A ..., against B": the phrase hangs on "was"
+        found = prep_objects(t.head, word)
     if not found and pos(t) == "NOUN" and t.dep_ in ("nsubj", "nsubjpass") and pos(t.head) == "VERB":
         # "the coalition's airstrikes delivered 24 munitions against ISIL targets": on the verb or its object
         verb = t.head
