@@ -347,3 +347,32 @@ def test_an_invasion_said_with_was_has_its_target_on_the_verb(extract):
     facts = extract("Operation Olive Branch was an invasion by the Turkish Armed Forces in the Afrin District, "
                     "against the People's Protection Units.")
     assert ("turkey-armed-forces", "attacked", "ypg") in facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("U.S. Defense Secretary Ash Carter visited Baghdad.", ("ashcarter", "memberOf", "united-states-government")),
+    ("British Defence Secretary Michael Fallon visited the troops.",
+     ("michael-falon", "memberOf", "united-kingdom-government")),
+    ("Iraqi Prime Minister Haider al-Abadi met the delegation.", ("haider-alabadi", "leaderOf", "iraq")),
+])
+def test_a_minister_of_a_country_belongs_to_its_government(extraction, text, fact):
+    result = extraction(text)
+    facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert fact in facts
+    assert not any(e.label.endswith(("Defence", "Defense")) for e in result.entities)  # "British Defence" is no name
+
+
+@pytest.mark.parametrize("text, nonfact", [
+    ("UN Special Envoy for Libya Martin Kobler met the delegations.", "libya-government"),
+    ("Turkey and Russia brokered a ceasefire between the Syrian government and Jaysh al-Islam.", "turkey"),
+])
+def test_who_works_for_or_brokers_is_no_party(extract, text, nonfact):
+    facts = extract(text)
+    assert not any(nonfact in (s, o) and p in ("memberOf", "ceasefireWith") for s, p, o in facts), facts
+
+
+def test_a_chain_of_ever_bigger_places_is_no_list(extract):
+    facts = extract("U.S. forces conducted an airstrike in the vicinity of Jilib, Middle Juba Region, Somalia.")
+    assert {("jilib-so", "locatedIn", "midle-juba-region"), ("midle-juba-region", "locatedIn", "somalia")} <= facts
+    facts = extract("The next day, Ukraine retook the key cities of Izium and Kupiansk.")
+    assert not any(p == "locatedIn" for _, p, _ in facts)

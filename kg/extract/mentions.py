@@ -37,6 +37,12 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
         start, end = _trim(ent, words)
+        if ent.label_ != "PERSON" and end < len(doc) and doc[end].lower_ in words.person_titles:
+            # "British Defence | Secretary Michael Fallon": the office is the title's, not a name
+            while end > start and doc[end - 1].lower_ in words.person_titles:
+                end -= 1
+            if end > start and match_key(span_text(doc[start:end])) in gazetteer.demonyms:
+                continue  # the nationality alone, which the title stage reads
         if start >= end:
             continue
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \

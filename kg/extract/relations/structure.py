@@ -32,11 +32,16 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             continue
         for title in _titles_of(ctx, m):
             word = title_word(title)
+            if title.i > 0 and f"{title_word(ctx.doc[title.i - 1])} {word}" in ctx.titles:
+                word = f"{title_word(ctx.doc[title.i - 1])} {word}"  # "Prime Minister", not a minister
             sub_unit = heads_a_part(ctx, title)
             if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
                     or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
                 continue
             for org in _title_organizations(ctx, title, m):
+                if rule.relation == "memberOf" and ctx.type_of(org) == "Country":
+                    # "U.S. Defense Secretary Ash Carter", "Iraqi Foreign Minister X": of its government
+                    org = f"{org}-government" if f"{org}-government" in ctx.gazetteer.entries else org
                 yield Found(m.key, org, rule, title.i)
 
 
@@ -73,7 +78,8 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
     for c in kids:
         if c.dep_ == "prep" and c.lower_ in ("of", "for", "in", "at", "with"):
             for p in pobjs(c):
-                keys.extend(ctx.entities_of(p))
+                # "Special Envoy for Libya" speaks for others to Libya: a country after "for" is no employer
+                keys.extend(k for k in ctx.entities_of(p) if c.lower_ != "for" or ctx.type_of(k) != "Country")
         elif c.dep_ == "appos" and c.i > title.i and c.i not in range(person.start, person.end):
             keys.extend(k for k in ctx.entities_of(c) if is_a(ctx.type_of(k), "Organization"))  # "commander, U.S. Central Command"
         elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
@@ -155,6 +161,8 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
             # Syria", "X is a district of Y" (on the name itself "of" is the name's own: "the town of X")
             preps = ("in", "of") if holder.i != head.i else ("in",)
             places = pobjs(c) if c.dep_ == "prep" and c.lower_ in preps else [c] if c.dep_ == "poss" else []
+            if c.lower_ == "of" and any(t.i == head.i for p in places for t in (p, *p.conjuncts)):
+                continue  # "the cities of Izium and Kupiansk": the names' own "of"
             for p in places:
                 for key in ctx.entities_of(p):
                     if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
@@ -185,10 +193,13 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
             return
         after = doc[nxt.end] if nxt.end < len(doc) else None
         # "Arsal, Ras Baalbek and Qaa" is a list; "Sirte, Libya, on Tuesday" is not
+        third = ctx.at.get(nxt.end + 1) if after is not None and after.text == "," else None
+        # ("Jilib, Middle Juba Region, Somalia" is a chain of ever bigger places, not a list)
         in_list = after is not None and (after.lower_ in ("and", "or") or (
-            after.text == "," and nxt.end + 1 < len(doc) and ctx.at.get(nxt.end + 1) is not None))
+            third is not None and RANK.get(third.type, -1) <= RANK.get(nxt.type, -1)))
         before = doc[m.start - 1] if m.start > 0 else None
-        listed = before is not None and before.text == "," and ctx.at.get(m.start - 2) is not None
+        previous = ctx.at.get(m.start - 2) if before is not None and before.text == "," else None
+        listed = previous is not None and RANK.get(previous.type, -1) >= RANK[m.type]
         if RANK.get(nxt.type, -1) > RANK[m.type] and not in_list and not listed:
             yield Found(m.key, nxt.key, rule, m.end)
 
