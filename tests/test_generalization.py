@@ -376,3 +376,20 @@ def test_a_chain_of_ever_bigger_places_is_no_list(extract):
     assert {("jilib-so", "locatedIn", "midle-juba-region"), ("midle-juba-region", "locatedIn", "somalia")} <= facts
     facts = extract("The next day, Ukraine retook the key cities of Izium and Kupiansk.")
     assert not any(p == "locatedIn" for _, p, _ in facts)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Iran continues to provide weapons to Hezbollah.", ("hezbollah", "allyOf", "iran")),
+    ("Russia gave air support to the Syrian army.", ("russia", "allyOf", "syria-armed-forces")),
+])
+def test_arms_given_to_a_side_are_support(extract, text, fact):
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The EU provides humanitarian aid to Syria.",  # help to a country is no alliance
+    "Iran denied sending weapons to the Houthis.",
+    "The United States will not provide weapons to the YPG.",
+])
+def test_aid_denials_and_refusals_are_no_support(extract, text):
+    assert not any(p == "allyOf" for _, p, _ in extract(text))

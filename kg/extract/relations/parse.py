@@ -50,7 +50,7 @@ def prep_objects(head, word: str, gapping: bool = False) -> list:
     """Objects of the preposition ``word`` attached to ``head``; with gapping, also "with A on one
     front and B on the other"."""
     out = []
-    preps = [c for c in children(head) if c.dep_ == "prep" and c.lower_ == word]
+    preps = [c for c in children(head) if c.dep_ in ("prep", "dative") and c.lower_ == word]  # "give X to Y": dative
     for prep in preps:
         out.extend(pobjs(prep))
     if word == "to" and not out:
