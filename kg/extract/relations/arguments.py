@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...names import match_key
 from ...ontology import is_a
 from ..docindex import children
+from ..gazetteer import governing_persons
 from .parse import lemma, opening_adverb, pobjs, stance, subjects
 from .parse import undertakers as undertakers_of
 
@@ -74,9 +76,6 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
 def _governed_by_person(ctx: Context, token) -> str | None:
     """The government a person names: "the Asad regime", "the regime of Bashar al-Assad", "Putin's
     government" (the dictionaries say which country the person governs)."""
-    from ..gazetteer import governing_persons
-    from ...names import match_key
-
     kids = children(token)
     people = [c for c in kids if c.dep_ in ("compound", "poss") and c.i < token.i]
     people += [p for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)]
