@@ -34,6 +34,7 @@ def test_the_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
         assert store[f"{side}_vs_allies"]["allies"] == 1.0
         refresh = store[f"refresh_{side}"]
         assert 0 < refresh["touched"] < refresh["entities"]
+        assert 0 < refresh["touched_quads"] < refresh["quads"], "per quad: what the refreshed entities are the subject of"
     table = (tmp_path / "table.md").read_text()
     assert all(f"| {key} |" in table for key in TARGETS) and table in result.stdout
     assert all(f"| {name} |" in table for name in named_queries()), "each query has its row"

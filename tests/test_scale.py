@@ -253,6 +253,37 @@ def test_an_article_at_a_time_refreshes_the_entities_it_touches_to_the_graph_of_
         assert _quads(store) == _quads(example_store)
 
 
+def test_a_refresh_of_every_entity_rewrites_what_changed_and_drops_what_no_document_supports(
+        oxigraph_server, example_store, tmp_path):
+    """A build owed a whole refresh (labels stale, as after a killed build) on a store whose entity
+    graph has a label no document gives and an entity no document mentions (what a removal
+    killed before its refresh leaves) ends with the entity graph of a clean build."""
+    import pyoxigraph as ox
+
+    import kg
+
+    entities = "https://w3id.org/kg/graph/entities"
+    wrong = (f"INSERT DATA {{ GRAPH <{entities}> {{ <https://w3id.org/kg/id/entity/gone> "
+             f"<http://www.w3.org/2000/01/rdf-schema#label> \"Gone\" . "
+             f"<https://w3id.org/kg/id/entity/hezbollah> <http://www.w3.org/2004/02/skos/core#altLabel> \"Hizb\" }} }}")
+    local = tmp_path / "local"
+    shutil.copytree(example_store, local)
+    raw = ox.Store(str(local))
+    raw.update(wrong)
+    del raw
+    kg.build([str(EXAMPLES)], store=oxigraph_server)
+    request = urllib.request.Request(oxigraph_server + "/update", data=wrong.encode(),
+                                     headers={"Content-Type": "application/sparql-update"})
+    urllib.request.urlopen(request, timeout=60).close()
+    for store in (local, oxigraph_server):
+        assert _quads(store) != _quads(example_store)
+        with kg.open_store(store, writable=True) as opened:
+            opened.mark_labels_stale()
+        report = kg.build([str(EXAMPLES)], store=store)
+        assert report.added == 0 and report.entities > 0
+        assert _quads(store) == _quads(example_store)
+
+
 def test_an_unchanged_rebuild_loads_neither_spacy_nor_the_extractor(store_copy):
     code = ("import sys, kg; r = kg.build([sys.argv[1]], store=sys.argv[2]); "
             "print(r.added, r.skipped, r.processes, sorted(m for m in sys.modules if m.split('.')[0] == 'spacy' "

@@ -190,7 +190,7 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
     roles and times."""
     out: dict[str, Statement] = {}
     of_type = f"VALUES ?type {{ <{KG_NS}{type_}> }}"
-    blocks = [of_type] if iris is None else [of_type + _values("st", chunk) for chunk in _chunks(sorted(iris))]
+    blocks = [of_type] if iris is None else [of_type + values("st", chunk) for chunk in _chunks(sorted(iris))]
     for block in blocks:
         for row in store.query(_STATEMENTS % block, union=False):
             iri = row["st"].value
@@ -227,7 +227,7 @@ def _component(store, seeds: set[str]) -> tuple[set[str], set[tuple[str, str]]]:
         by_value = [e for kind, e in todo if kind == "value"]
         by_pair = [p for kind, p in todo if kind == "pair"]
         for chunk in _chunks(by_value):
-            rows += store.query("SELECT DISTINCT ?st WHERE { " + _values("value", chunk) +
+            rows += store.query("SELECT DISTINCT ?st WHERE { " + values("value", chunk) +
                                 " GRAPH ?g { ?st kg:role/rdf:value ?value } }", union=False)
         for chunk in _chunks(by_pair):
             rows += store.query("SELECT DISTINCT ?st WHERE { " + _pair_values(chunk) +
@@ -236,7 +236,7 @@ def _component(store, seeds: set[str]) -> tuple[set[str], set[tuple[str, str]]]:
         found |= new
         todo = []
         for chunk in _chunks(sorted(new)):
-            for row in store.query("SELECT DISTINCT ?type ?value WHERE { " + _values("st", chunk) +
+            for row in store.query("SELECT DISTINCT ?type ?value WHERE { " + values("st", chunk) +
                                    " GRAPH ?g { ?st kg:eventType ?type ; kg:role/rdf:value ?value } }", union=False):
                 pair = (row["type"].value, row["value"].value)
                 if pair not in pairs:
@@ -249,7 +249,7 @@ def _stale(store, seeds: set[str], pairs: set[tuple[str, str]]) -> set[str]:
     """Subjects of the events graph (events, their roles, their merge records) of the events that
     involve an entity of ``seeds`` or a (type, entity) of ``pairs``: they are recomputed."""
     found = "?event sem:hasActor|sem:hasPlace ?r . ?r rdf:value ?value ."
-    queries = [_values("value", chunk) + f" GRAPH <{EVENT_GRAPH}> {{ {found} }}" for chunk in _chunks(sorted(seeds))]
+    queries = [values("value", chunk) + f" GRAPH <{EVENT_GRAPH}> {{ {found} }}" for chunk in _chunks(sorted(seeds))]
     queries += [_pair_values(chunk) + f" GRAPH <{EVENT_GRAPH}> {{ ?event a ?type . {found} }}"
                 for chunk in _chunks(sorted(pairs))]
     events: set[str] = set()
@@ -257,7 +257,7 @@ def _stale(store, seeds: set[str], pairs: set[tuple[str, str]]) -> set[str]:
         events.update(row["event"].value for row in store.query(f"SELECT DISTINCT ?event WHERE {{ {where} }}", union=False))
     out = set(events)
     for chunk in _chunks(sorted(events)):
-        for row in store.query(f"SELECT ?x WHERE {{ {_values('event', chunk)} GRAPH <{EVENT_GRAPH}> {{ "
+        for row in store.query(f"SELECT ?x WHERE {{ {values('event', chunk)} GRAPH <{EVENT_GRAPH}> {{ "
                                "{ ?event sem:hasActor|sem:hasPlace ?x } UNION { ?x kg:mergedInto ?event } } }",
                                union=False):
             out.add(row["x"].value)
@@ -297,7 +297,7 @@ def chunked(items: Iterable, size: int) -> Iterator[list]:
         yield block
 
 
-def _values(name: str, iris: list[str]) -> str:
+def values(name: str, iris: list[str]) -> str:
     return f"VALUES ?{name} {{ " + " ".join(f"<{iri}>" for iri in iris) + " }"
 
 

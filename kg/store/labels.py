@@ -10,8 +10,10 @@ the surface forms the labels sum up. This graph is the default graph of user que
 and the entities, where the documents' graphs keep the provenance (documents, assertions, evidence).
 
 A store recomputes it :data:`BLOCK` entities at a time from each entity's own triples (an index
-lookup per entity), so a refresh costs what the entities it is given cost, whatever the size of
-the store, and holds one block in memory.
+lookup per entity, which also returns what the entity graph holds of it), so a refresh costs what
+the entities it is given cost, whatever the size of the store, and holds one block in memory. It
+writes only the difference (:func:`changes`): an entity a build mentions again mostly keeps its
+label and facts, and the quads nobody changed are neither deleted nor written again.
 """
 
 from __future__ import annotations
@@ -39,6 +41,27 @@ def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
     todo = sorted(set(entities))
     for start in range(0, len(todo), BLOCK):
         yield todo[start:start + BLOCK]
+
+
+def changes(node: ox.NamedNode, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad]]:
+    """What the entity graph must lose and gain for one entity, from every quad with ``node`` as
+    subject, in whichever graph: the quads to remove (there now, no longer derived) and those to
+    add (derived, not there yet)."""
+    entities = str(ENTITY_GRAPH)
+    current: set[ox.Quad] = set()
+    documents = []
+    for quad in quads:
+        graph = quad.graph_name
+        name = graph.value if isinstance(graph, ox.NamedNode) else ""
+        if name == entities:
+            current.add(quad)
+        elif name.startswith(DOCUMENT_GRAPHS):
+            documents.append((quad.predicate, quad.object))
+    derived = entity_quads(node, documents)
+    if not current:
+        return [], derived
+    fresh = set(derived)
+    return [q for q in current if q not in fresh], [q for q in derived if q not in current]
 
 
 def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, object]]) -> list[ox.Quad]:

@@ -55,7 +55,7 @@ from ..records import Extraction
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from . import labels
-from .events import WRITE_BLOCK, chunked, event_quads
+from .events import WRITE_BLOCK, chunked, event_quads, values
 from .protocol import Capabilities, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
@@ -256,25 +256,32 @@ class RemoteStore:
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
         """Recompute the entity graph for ``entities`` (all if None), :data:`labels.BLOCK` at a
-        time: one query for their triples and one update that replaces theirs (each block whole)."""
-        if entities is None:
-            todo = labels.all_entities(self)
-            self._update(f"DROP SILENT GRAPH <{ENTITY_GRAPH}>")
-        else:
-            todo = entities
+        time: one query for their triples in every graph, and one update with what changed."""
+        todo = labels.all_entities(self) if entities is None else entities
         count = 0
         for block in labels.blocks(todo):
-            values = "VALUES ?e { " + " ".join(f"<{iri}>" for iri in block) + " }"
-            triples: dict[str, list] = {iri: [] for iri in block}
-            for row in self.query(f"SELECT ?e ?p ?o WHERE {{ {values} GRAPH ?g {{ ?e ?p ?o }} "
-                                  f"FILTER(STRSTARTS(STR(?g), \"{labels.DOCUMENT_GRAPHS}\")) }}", union=False):
-                triples[row["e"].value].append((row["p"], row["o"]))
-            quads = [q for iri in block for q in labels.entity_quads(ox.NamedNode(iri), triples[iri])]
-            data = ox.serialize([q.triple for q in quads], format=ox.RdfFormat.N_TRIPLES).decode("utf-8")
-            delete = "" if entities is None else \
-                f"DELETE {{ GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} WHERE {{ {values} GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} ;\n"
-            self._update(f"{delete}INSERT DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {data} }} }}")
+            quads: dict[str, list[ox.Quad]] = {iri: [] for iri in block}
+            for row in self.query(f"SELECT ?e ?g ?p ?o WHERE {{ {values('e', block)} GRAPH ?g {{ ?e ?p ?o }} }}",
+                                  union=False):
+                quads[row["e"].value].append(ox.Quad(row["e"], row["p"], row["o"], row["g"]))
+            stale, fresh = [], []
+            for iri in block:
+                gone, added = labels.changes(ox.NamedNode(iri), quads[iri])
+                stale += gone
+                fresh += added
+            updates = [f"{verb} DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {_triples(part)} }} }}"
+                       for verb, part in (("DELETE", stale), ("INSERT", fresh)) if part]
+            if updates:
+                self._update(" ;\n".join(updates))
             count += len(block)
+        if entities is None:  # and the entities that no document mentions any more
+            mentioned = set(todo)
+            gone = [row["s"].value for row in self.query(
+                f"SELECT DISTINCT ?s WHERE {{ GRAPH <{ENTITY_GRAPH}> {{ ?s ?p ?o }} }}", union=False)
+                if row["s"].value not in mentioned]
+            for block in chunked(gone, labels.BLOCK):
+                self._update(f"DELETE {{ GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} "
+                             f"WHERE {{ {values('e', block)} GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }}")
         return count
 
     def refresh_events(self, entities: Iterable[str] | None = None) -> int:
@@ -285,13 +292,11 @@ class RemoteStore:
         if entities is None:
             self._update(f"DROP SILENT GRAPH <{EVENT_GRAPH}>")
         for block in chunked(sorted(stale), WRITE_BLOCK):
-            values = " ".join(f"<{iri}>" for iri in block)
             self._update(f"DELETE {{ GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }} "
-                         f"WHERE {{ VALUES ?s {{ {values} }} GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }}")
+                         f"WHERE {{ {values('s', block)} GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }}")
         written = 0
         for block in chunked(quads, WRITE_BLOCK):
-            data = ox.serialize([q.triple for q in block], format=ox.RdfFormat.N_TRIPLES)
-            self._update(f"INSERT DATA {{ GRAPH <{EVENT_GRAPH}> {{ {data.decode('utf-8')} }} }}")
+            self._update(f"INSERT DATA {{ GRAPH <{EVENT_GRAPH}> {{ {_triples(block)} }} }}")
             written += len(block)
         return written
 
@@ -384,6 +389,11 @@ class RemoteStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
+
+
+def _triples(quads: list[ox.Quad]) -> str:
+    """The triples of ``quads`` in N-Triples, for an update's DATA block."""
+    return ox.serialize([q.triple for q in quads], format=ox.RdfFormat.N_TRIPLES).decode("utf-8")
 
 
 def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline: float, limit: int | None):
