@@ -44,3 +44,17 @@ def test_entity_resolution_labels(example_store):
     merges = kg.query("SELECT ?form ?rule WHERE { ?e rdfs:label 'Al-Bukamal' . GRAPH ?g { ?m kg:mergedInto ?e ; "
                       "kg:mergedForm ?form ; kg:mergeRule ?rule } }", store=example_store)
     assert ("Albukamal", "gazetteer-alias") in merges.rows
+
+
+def test_a_person_is_labelled_by_name_not_by_office(tmp_path):
+    # "Pentagon Press Secretary Peter Cook" (re3d, CENTCOM): the titled form is kept, as a form the
+    # text uses, but the name is the label, although the titled form is the longer of the two
+    text = "Pentagon Press Secretary Peter Cook told reporters today that Cook had been briefed."
+    src = tmp_path / "a.txt"
+    src.write_text(text, encoding="utf-8")
+    store = tmp_path / "store"
+    kg.build([str(src)], store=str(store))
+    rows = kg.query("SELECT ?label ?alt WHERE { ?e a kg:Person ; skos:prefLabel ?label ; skos:altLabel ?alt }",
+                    store=str(store)).rows
+    assert {label for label, _ in rows} == {"Peter Cook"}
+    assert "Secretary Peter Cook" in {alt for _, alt in rows}

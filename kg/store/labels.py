@@ -22,13 +22,14 @@ from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 
-from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, N, literal
+from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, TYPE, N, literal
 from ..vocab import ENTITY_GRAPH, KG, document_graph
 
 BLOCK = 2000  # entities per step: bounded memory and bounded query texts
 DOCUMENT_GRAPHS = str(document_graph(""))  # the prefix of every document's graph
 _SURFACE_FORM, _GAZETTEER_ID, _MENTIONED_IN = N(KG.surfaceForm), N(KG.gazetteerId), N(KG.mentionedIn)
 _NOT_COPIED = (_SURFACE_FORM, _MENTIONED_IN)  # per document; the labels sum the forms up
+_PERSON = N(KG.Person)
 
 
 def all_entities(store) -> list[str]:
@@ -64,6 +65,14 @@ def changes(node: ox.NamedNode, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad]
     return [q for q in current if q not in fresh], [q for q in derived if q not in current]
 
 
+def _untitled(form: str) -> bool:
+    from ..extract.words import load_words
+
+    first = form.split()[0].lower() if form.split() else ""
+    titles = load_words().person_titles
+    return first not in titles and first.rstrip(".") not in titles
+
+
 def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, object]]) -> list[ox.Quad]:
     """The entity graph's quads of one entity, from the (predicate, object) pairs of its triples
     in the documents' graphs, one pair per graph that holds it: the label is the gazetteer's,
@@ -85,7 +94,10 @@ def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, objec
     quads = []
     entry = load_gazetteer().entries.get(gazetteer_id or "")
     if entry is not None or forms:
-        label = entry.label if entry else max(forms, key=lambda f: (forms[f], len(f), f))
+        # a person is named by their name, not by a rank or office written before it ("Secretary
+        # Peter Cook", kept as a form the text uses): the titled forms come last
+        untitled = _untitled if (TYPE, _PERSON) in copied else (lambda form: True)
+        label = entry.label if entry else max(forms, key=lambda f: (untitled(f), forms[f], len(f), f))
         quads.append(ox.Quad(node, LABEL, literal(label), graph))
         quads.append(ox.Quad(node, PREF_LABEL, literal(label), graph))
         quads.extend(ox.Quad(node, ALT_LABEL, literal(form), graph) for form in sorted(forms) if form != label)
