@@ -22,6 +22,15 @@ from functools import lru_cache
 
 MAX_KEY = 80
 ROMAN = re.compile(r"[ivxlcdm]+")
+# compiled once: every name of the gazetteer is keyed as each process starts (11,000 of them)
+_SPACES = re.compile(r"\s+")
+_POSSESSIVE = re.compile(r"'s\b")
+_LEADING = re.compile(r"^(the\s+)?(so[- ]called\s+)?")
+_NOT_NAME = re.compile(r"[^a-z0-9' ]+")
+_DIGIT = re.compile(r"[0-9]")
+_DOUBLED = re.compile(r"([a-z])\1+")
+_IY = re.compile(r"(?<=[a-z]{3})(iy|yi|ij|yj)$")
+_VOWEL_H = re.compile(r"([aeiou])h$")
 
 
 def _words():
@@ -33,18 +42,31 @@ def _words():
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lowercase, without accents, one kind of apostrophe, single spaces: how names compare."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
-    return re.sub(r"\s+", " ", text).strip().lower()
+    if not text.isascii():  # ASCII has no accents, and NFKD leaves it as it is
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
+        text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("`", "'")
+    return _SPACES.sub(" ", text).strip().lower()
 
 
 def _spelling(word: str) -> str:
-    if ROMAN.fullmatch(word) or any(c.isdigit() for c in word):  # "XVIII Airborne Corps", "3rd"
+    """One word's spelling variants made one (``word`` is of a match key: a-z and 0-9 only)."""
+    if ROMAN.fullmatch(word) or _DIGIT.search(word):  # "XVIII Airborne Corps", "3rd"
         return word
-    word = re.sub(r"([a-z])\1+", r"\1", word)
-    word = re.sub(r"(?<=[a-z]{3})(iy|yi|ij|yj)$", "y", word)  # Zelenskiy / Zelensky / Zelenskyy
-    return re.sub(r"([aeiou])h$", r"\1", word)
+    word = _DOUBLED.sub(r"\1", word)
+    if word.endswith(("iy", "yi", "ij", "yj")):  # Zelenskiy / Zelensky / Zelenskyy
+        word = _IY.sub("y", word)
+    return _VOWEL_H.sub(r"\1", word) if word.endswith("h") else word
+
+
+@lru_cache(maxsize=4)
+def _any_of(rules: tuple[tuple[re.Pattern, str], ...]) -> re.Pattern | None:
+    """One pattern that matches wherever one of ``rules`` does (None if their groups would
+    clash): a name that none of them matches is left as it is after one search, not one a rule."""
+    if not rules or any(p.groups or p.flags != rules[0][0].flags for p, _ in rules):
+        return None
+    return re.compile("|".join(f"(?:{p.pattern})" for p, _ in rules), rules[0][0].flags)
 
 
 @lru_cache(maxsize=131072)
@@ -52,12 +74,17 @@ def match_key(text: str) -> str:
     """The form two names must share to be the same name (see the module docstring)."""
     words = _words()
     s = fold(text)
-    s = re.sub(r"'s\b", "", s)
-    s = re.sub(r"^(the\s+)?(so[- ]called\s+)?", "", s)
-    s = re.sub(r"[^a-z0-9' ]+", " ", s).replace("'", "")
-    s = re.sub(r"\s+", " ", s).strip()
-    for pattern, repl in words.transliterations:
-        s = pattern.sub(repl, s)
+    if "'s" in s:
+        s = _POSSESSIVE.sub("", s)
+    if s.startswith(("the", "so")):
+        s = _LEADING.sub("", s)
+    s = _NOT_NAME.sub(" ", s).replace("'", "")
+    s = _SPACES.sub(" ", s).strip()
+    rules = words.transliterations
+    any_rule = _any_of(rules)
+    if any_rule is None or any_rule.search(s):
+        for pattern, repl in rules:
+            s = pattern.sub(repl, s)
     out: list[str] = []
     for word in s.split():
         if out and out[-1] in words.name_particles:

@@ -228,9 +228,16 @@ class AutoPool:
 
 
 def _warm_up() -> None:
-    """Load the model, the gazetteer and the places once per worker, before the first batch."""
+    """Load the model, the gazetteer and the places once per worker, before the first batch, and
+    take them out of the garbage collector's view: they live as long as the worker, and each full
+    collection would walk their objects again (measured: a fifth of the extraction time)."""
+    import gc
+
     from . import nlp
     from .geonames import load_places
+    from .relations import Extractor
 
     nlp.load()
     load_places()
+    Extractor()
+    gc.freeze()

@@ -3,7 +3,7 @@ a trigger can take. Shared by the slots, the argument resolution and the structu
 
 from __future__ import annotations
 
-from ..docindex import children
+from ..docindex import children, tokens
 from ..words import load_words
 
 
@@ -180,11 +180,14 @@ def opening_adverb(appositive):
 def stance(token) -> str | None:
     """"pro", "anti" or "counter" when a modifier is written with one ("pro-Russian separatists",
     "the counter-ISIL coalition"): the noun is for or against what it names, not it."""
-    doc = token.doc
     i = token.i
-    if i >= 2 and doc[i - 1].text == "-" and doc[i - 2].lower_ in STANCES and not doc[i - 2].whitespace_:
+    if i == 0:
+        return None
+    doc = tokens(token.doc)  # asked of every token by the stance rules: no new Token objects
+    before = doc[i - 1]
+    if i >= 2 and before.text == "-" and doc[i - 2].lower_ in STANCES and not doc[i - 2].whitespace_:
         return doc[i - 2].lower_
-    if i >= 1 and doc[i - 1].lower_ in STANCES:
-        return doc[i - 1].lower_
+    if before.lower_ in STANCES:
+        return before.lower_
     return None
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...ontology import is_a
-from ..docindex import children
+from ..docindex import children, tokens
 from ..lexicon import Rule
 from .context import Found
 from .parse import lemma, pobjs, stance, title_word
@@ -255,8 +255,9 @@ def units(ctx: Context, rule: Rule) -> Iterator[Found]:
 def stances(ctx: Context, rule: Rule) -> Iterator[Found]:
     """"the pro-Iranian Kataib Hezbollah militia", "the anti-ISIL coalition": the named side is for
     (or against) what the modifier names."""
-    for token in ctx.doc:
-        if stance(token) not in rule.lemmas or token.dep_ not in ("amod", "compound", "nmod") or token.head.i == token.i:
+    for token in tokens(ctx.doc):
+        # the dependency first: it rules out most tokens without looking at the words before them
+        if token.dep_ not in ("amod", "compound", "nmod") or stance(token) not in rule.lemmas or token.head.i == token.i:
             continue
         sides = [k for k in ctx.entities_of(token.head) if k]
         named = ctx.at.get(token.i)
