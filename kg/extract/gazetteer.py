@@ -53,6 +53,17 @@ class Gazetteer:
     def country_of_demonym(self, word: str) -> str | None:
         return self.demonyms.get(match_key(word))
 
+    def government(self, country: str | None) -> str | None:
+        """The entry derived for ``country``'s government, if it has one."""
+        key = f"{country}-government"
+        return key if country and key in self.entries else None
+
+    def government_led_by(self, *person_keys: str | None) -> str | None:
+        """The government of the country the person with any of these keys (gazetteer id, entity
+        key, match key of the name) governs, as the dictionaries record it."""
+        governing = governing_persons()
+        return next((self.government(governing[k]) for k in person_keys if k and k in governing), None)
+
     def surface_forms(self) -> list[tuple[str, str]]:
         """(name, entry id) for every name of every entry, labels first."""
         return [(name, entry.id) for entry in self.entries.values() for name in (entry.label, *entry.aliases)]

@@ -14,7 +14,7 @@ from ..ontology import superclasses
 from ..records import Mention
 from .acronyms import acronym_definitions
 from .docindex import children, gazetteer_ids, mention, sentence_numbers, span_text, tokens
-from .gazetteer import Gazetteer, governing_persons, load_gazetteer
+from .gazetteer import Gazetteer, load_gazetteer
 from .geonames import load_places, place_of_entry
 from .types import NER_TYPES, ner_type
 from .words import Words, load_words
@@ -41,7 +41,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
             # "British Defence | Secretary Michael Fallon": the office is the title's, not a name
             while end > start and doc[end - 1].lower_ in words.person_titles:
                 end -= 1
-            if end > start and match_key(span_text(doc[start:end])) in gazetteer.demonyms:
+            if end > start and gazetteer.country_of_demonym(span_text(doc[start:end])):
                 continue  # the nationality alone, which the title stage reads
         if start >= end:
             continue
@@ -150,13 +150,9 @@ def _government_named_by_person(m: Mention, gazetteer: Gazetteer, words: Words) 
         return m
     name = " ".join(person)
     entry = gazetteer.lookup(name)
-    governing = governing_persons()
-    country = governing.get(entry.id if entry is not None and entry.type == "Person" else "") or \
-        governing.get(match_key(name))
-    key = f"{country}-government"
-    if not country or key not in gazetteer.entries:
-        return m
-    return replace(m, type=gazetteer.entries[key].type, gazetteer_id=key)
+    key = gazetteer.government_led_by(entry.id if entry is not None and entry.type == "Person" else None,
+                                      match_key(name))
+    return m if key is None else replace(m, type=gazetteer.entries[key].type, gazetteer_id=key)
 
 
 def _whole_person_names(doc, mentions: list[Mention], sentence_of) -> list[Mention]:
@@ -334,8 +330,7 @@ def _government_of(doc, start: int, end: int, gazetteer: Gazetteer, words: Words
         return None
     if heads <= words.state_forms:
         return country
-    key = f"{country}-government"
-    return key if heads & words.government_words and key in gazetteer.entries else None
+    return gazetteer.government(country) if heads & words.government_words else None
 
 
 def _not_a_name(text: str, words: Words) -> bool:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from ...names import match_key
 from ...ontology import is_a
 from ..docindex import children
-from ..gazetteer import governing_persons
 from .parse import lemma, opening_adverb, pobjs, stance, subjects
 from .parse import undertakers as undertakers_of
 
@@ -83,10 +82,8 @@ def _governed_by_person(ctx: Context, token) -> str | None:
         m = ctx.at.get(p.i)
         if m is None or m.type != "Person":
             continue
-        governing = governing_persons()
-        country = governing.get(m.gazetteer_id or "") or governing.get(m.key or "") or governing.get(match_key(m.text))
-        key = f"{country}-government"
-        if country and key in ctx.gazetteer.entries:
+        key = ctx.gazetteer.government_led_by(m.gazetteer_id, m.key, match_key(m.text))
+        if key:
             return key
     return None
 

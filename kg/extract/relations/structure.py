@@ -41,7 +41,7 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             for org in _title_organizations(ctx, title, m):
                 if rule.relation == "memberOf" and ctx.type_of(org) == "Country":
                     # "U.S. Defense Secretary Ash Carter", "Iraqi Foreign Minister X": of its government
-                    org = f"{org}-government" if f"{org}-government" in ctx.gazetteer.entries else org
+                    org = ctx.gazetteer.government(org) or org
                 yield Found(m.key, org, rule, title.i)
 
 
@@ -218,8 +218,10 @@ def _past_other_name(ctx: Context, i: int) -> int:
         j += 1
     quoted = j < len(doc) and doc[j].is_quote
     k = j + 1
-    while k < len(doc) and k - j < 8 and (not doc[k].is_quote if quoted else doc[k].pos_ == "PROPN" or doc[k].is_punct
-                                          and doc[k].text not in ",."):
+    def in_name(t) -> bool:  # up to the closing quote, else over the name's words and its hyphens
+        return not t.is_quote if quoted else t.pos_ == "PROPN" or (t.is_punct and t.text not in ",.")
+
+    while k < len(doc) and k - j < 8 and in_name(doc[k]):
         k += 1
     k += 1 if quoted else 0
     return k + 1 if k < len(doc) and doc[k].text == "," else k
