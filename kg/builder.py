@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -92,7 +93,11 @@ def build(sources: Iterable[str], store,
     size = write_batch()
     documents = new_documents()
     first = next(documents, None)  # nothing new: spaCy, the extractor and the workers stay unloaded
+    preparing: threading.Thread | None = None
     for graph in extract(itertools.chain([first], documents)) if first is not None else ():
+        if preparing is None:
+            preparing = threading.Thread(target=_prepare_refresh, name="kg-refresh-data", daemon=True)
+            preparing.start()
         batch.append(graph)
         if on_document:  # progress as documents are extracted; they are written a batch at a time
             on_document(graph.document, graph.assertions)
@@ -103,6 +108,8 @@ def build(sources: Iterable[str], store,
     store.flush()  # every document written (and durable) before the labels
     crash_point("labels")
     if touched or refresh_all:  # labels and events of the entities this build mentioned (all, if owed)
+        if preparing is not None:
+            preparing.join()
         report.entities = store.refresh_entities(None if refresh_all else touched)
         crash_point("events")
         store.refresh_events(None if refresh_all else touched)
@@ -110,3 +117,14 @@ def build(sources: Iterable[str], store,
         store.flush()
     return report
 
+
+def _prepare_refresh() -> None:
+    """Load the gazetteer the label refresh reads while the documents are still being extracted:
+    where workers extract, this process has not loaded it, and the refresh after the last
+    document would wait for it with the workers idle (measured: 0.5 s of CPU)."""
+    from .extract.gazetteer import load_gazetteer
+
+    try:
+        load_gazetteer()
+    except Exception:  # noqa: BLE001  (the refresh loads it again, and reports the error in its place)
+        pass

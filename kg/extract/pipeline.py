@@ -125,7 +125,8 @@ class ProcessPool:
 
     spaCy's own ``n_process`` parses in workers but leaves the extraction to the parent, which
     then competes with them for the cores; here the workers also serialize each document's graph,
-    and the parent only writes them to the store.
+    and the parent only writes them to the store. A pool extracts one stream of documents: its workers are
+    let go once the stream's last results are in.
     """
 
     def __init__(self, n: int) -> None:
@@ -150,6 +151,8 @@ class ProcessPool:
             return item
 
         yield from bounded(submit, receive, documents, self.n * IN_FLIGHT)
+        if self.pool is not None:  # every result is in: the workers exit while the build writes and refreshes
+            self.pool.close()
 
     def close(self) -> None:
         if self.pool is not None:
