@@ -17,7 +17,7 @@ import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from .extract.geonames import GEONAMES_IRI
-from .records import Assertion, Entity, Event, Extraction
+from .records import Assertion, DocumentGraph, Entity, Event, Extraction
 from .vocab import (KG, SEM, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri,
                     statement_iri)
 
@@ -82,6 +82,14 @@ def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
     for event in extraction.events:
         triples.extend(_event_statement(event, doc_node))
     return [ox.Quad(s, p, o, graph) for s, p, o in dict.fromkeys(triples)]
+
+
+def serialized(extraction: Extraction) -> DocumentGraph:
+    """One document's graph as N-Quads, the form the stores load and the journal keeps."""
+    quads = extraction_quads(extraction)
+    return DocumentGraph(document=extraction.document, nquads=ox.serialize(quads, format=ox.RdfFormat.N_QUADS),
+                         quads=len(quads), assertions=len(extraction.assertions),
+                         entities=tuple(e.key for e in extraction.entities))
 
 
 def _document(doc, node) -> Iterator[tuple]:

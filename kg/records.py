@@ -151,3 +151,20 @@ class Extraction:
     entities: tuple[Entity, ...]
     assertions: tuple[Assertion, ...]
     events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class DocumentGraph:
+    """One document's named graph, serialized as N-Quads where it was extracted (in a worker
+    process, so that the building process only writes), with what a build reports of it.
+
+    ``entities`` are the keys of the entities the document mentions (the labels a build refreshes);
+    ``quads`` counts the lines of ``nquads``. The document's text travels with it (a build reports
+    its name); its entities, assertions and events only as quads: pickling them back cost the
+    building process more than writing them (measured 1.4 ms a document)."""
+
+    document: Document
+    nquads: bytes
+    quads: int
+    assertions: int
+    entities: tuple[str, ...]

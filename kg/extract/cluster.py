@@ -1,8 +1,8 @@
 """Extraction on a Dask cluster: ``kg build --scheduler tcp://HOST:8786`` or ``--workers N``.
 
 Documents go to the workers in batches; each worker process loads spaCy once (the pipeline is
-cached per process by :func:`kg.extract.nlp.load`) and sends back plain :class:`kg.records.Extraction`
-records. Only the client writes to the store, as a local build does, so the graph
+cached per process by :func:`kg.extract.nlp.load`) and sends back each document's graph as
+N-Quads (:class:`kg.records.DocumentGraph`). Only the client writes to the store, as a local build does, so the graph
 is the one a single-process build gives (a test checks this on a real ``LocalCluster``).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..errors import KGError, UsageError
-from ..records import Document, Extraction
+from ..records import Document, DocumentGraph
 from .pipeline import BATCH, IN_FLIGHT
 
 
@@ -44,7 +44,7 @@ class DaskExtractor:
                                hint="check the address, and that `dask scheduler` is running there") from None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
 
-    def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
+    def __call__(self, documents: Iterable[Document]) -> Iterator[DocumentGraph]:
         from dask.distributed import as_completed
 
         from .pipeline import bounded, extract_batch
@@ -54,7 +54,7 @@ class DaskExtractor:
         def submit(batch: list[Document]) -> None:
             done.add(self.client.submit(extract_batch, batch, pure=False))
 
-        def receive() -> list[Extraction]:
+        def receive() -> list[DocumentGraph]:
             return next(done).result()
 
         try:

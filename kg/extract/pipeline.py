@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..records import Document, Extraction
+from ..records import Document, DocumentGraph, Extraction
 
 if TYPE_CHECKING:
     from .relations import Extractor
@@ -57,9 +57,16 @@ def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[E
         yield extract(doc, waiting.popleft(), extractor)
 
 
-def extract_batch(documents: list[Document]) -> list[Extraction]:
-    """Parse and extract a batch in this process (the task a worker process runs)."""
-    return list(extract_all(documents))
+def extract_graphs(documents: Iterable[Document], n_process: int = 1) -> Iterator[DocumentGraph]:
+    """:func:`extract_all`, each document's extraction serialized as the graph a store loads."""
+    from ..rdf import serialized
+
+    return map(serialized, extract_all(documents, n_process))
+
+
+def extract_batch(documents: list[Document]) -> list[DocumentGraph]:
+    """Parse, extract and serialize a batch in this process (the task a worker process runs)."""
+    return list(extract_graphs(documents))
 
 
 BATCH = 16  # documents per worker task: spaCy's measured sweet spot, enough work to amortize a round trip
@@ -77,8 +84,8 @@ def batches(documents: Iterable[Document], size: int = BATCH) -> Iterator[list[D
         yield batch
 
 
-def bounded(submit: Callable[[list[Document]], None], receive: Callable[[], list[Extraction]],
-            documents: Iterable[Document], limit: int, size: int = BATCH) -> Iterator[Extraction]:
+def bounded(submit: Callable[[list[Document]], None], receive: Callable[[], list[DocumentGraph]],
+            documents: Iterable[Document], limit: int, size: int = BATCH) -> Iterator[DocumentGraph]:
     """Keep ``limit`` batches submitted to workers, topping up as each comes back, so the workers
     never wait for the parent and memory holds ``limit`` batches, not the corpus. The input is read
     and submitted by a thread of its own: a slow input (a pipe whose writer waits for kg's first
@@ -117,14 +124,16 @@ class ProcessPool:
     """Extraction in ``n`` worker processes, each parsing *and* extracting its own batches.
 
     spaCy's own ``n_process`` parses in workers but leaves the extraction to the parent, which
-    then competes with them for the cores; here the parent only writes to the store.
+    then competes with them for the cores; here the workers also serialize each document's graph,
+    and the parent only writes them to the store. A pool extracts one stream of documents: its workers are
+    let go once the stream's last results are in.
     """
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.pool = None  # started on the first batch: a rebuild with nothing new starts no worker
 
-    def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
+    def __call__(self, documents: Iterable[Document]) -> Iterator[DocumentGraph]:
         results: queue.SimpleQueue = queue.SimpleQueue()
 
         def submit(batch: list[Document]) -> None:
@@ -135,13 +144,15 @@ class ProcessPool:
                 self.pool = multiprocessing.get_context("spawn").Pool(self.n, initializer=_warm_up)
             self.pool.apply_async(extract_batch, (batch,), callback=results.put, error_callback=results.put)
 
-        def receive() -> list[Extraction]:
+        def receive() -> list[DocumentGraph]:
             item = results.get()
             if isinstance(item, BaseException):
                 raise item
             return item
 
         yield from bounded(submit, receive, documents, self.n * IN_FLIGHT)
+        if self.pool is not None:  # every result is in: the workers exit while the build writes and refreshes
+            self.pool.close()
 
     def close(self) -> None:
         if self.pool is not None:
@@ -208,13 +219,13 @@ class AutoPool:
         self.pool: ProcessPool | None = None
         self.chosen: int | None = None  # the processes this build used, once it has decided
 
-    def __call__(self, documents: Iterable[Document]) -> Iterator[Extraction]:
+    def __call__(self, documents: Iterable[Document]) -> Iterator[DocumentGraph]:
         documents = iter(documents)
         head = [] if self.streamed else list(itertools.islice(documents, self.most * BATCH))
         self.chosen = self.most if self.streamed else max(1, min(self.most, len(head) // BATCH))
         rest = itertools.chain(head, documents)
         if self.chosen == 1:
-            yield from extract_all(rest)
+            yield from extract_graphs(rest)
             return
         self.pool = ProcessPool(self.chosen)
         yield from self.pool(rest)
@@ -233,6 +244,7 @@ def _warm_up() -> None:
     collection would walk their objects again (measured: a fifth of the extraction time)."""
     import gc
 
+    from .. import rdf  # noqa: F401  (what serializes the graphs: imported before the first batch)
     from . import nlp
     from .geonames import load_places
     from .relations import Extractor

@@ -23,8 +23,8 @@ import pyoxigraph as ox
 
 from ..errors import StoreError
 from ..faults import crash_point
-from ..rdf import HIDDEN_LABEL, TYPE, N, extraction_quads
-from ..records import Extraction
+from ..rdf import HIDDEN_LABEL, TYPE, N
+from ..records import DocumentGraph
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .events import chunked, event_quads
@@ -102,21 +102,19 @@ class LocalStore:
         prefix = str(document_graph(""))
         return {g.value[len(prefix):] for g in self._ox.named_graphs() if g.value.startswith(prefix)}
 
-    def add_batch(self, extractions: list[Extraction]) -> list[int]:
+    def add_batch(self, graphs: list[DocumentGraph]) -> None:
         """Write documents' graphs, each wholly or (after a kill, once the store is reopened) not at
-        all; returns the number of quads of each.
+        all.
 
-        The quads are made and serialized here; loading them runs on a writer thread (Oxigraph
-        parses and loads without the GIL), so the next documents are extracted meanwhile. One
-        write is in flight at a time, and anything else done with the store waits for it.
+        Loading them runs on a writer thread (Oxigraph parses and loads without the GIL), so the
+        next documents are extracted meanwhile. One write is in flight at a time, and anything
+        else done with the store waits for it.
         """
-        graphs = [(e.document.id, extraction_quads(e)) for e in extractions]
-        payloads = [(doc_id, ox.serialize(quads, format=ox.RdfFormat.N_QUADS)) for doc_id, quads in graphs]
+        payloads = [(graph.document.id, graph.nquads) for graph in graphs]
         self._wait()
         if self._writer is None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-store-writer")
         self._pending = self._writer.submit(self._write, payloads)
-        return [len(quads) for _, quads in graphs]
 
     def _write(self, payloads: list[tuple[str, bytes]]) -> None:
         store = self._store

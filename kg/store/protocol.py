@@ -8,7 +8,7 @@ from typing import IO, Protocol, runtime_checkable
 
 import pyoxigraph as ox
 
-from ..records import Extraction
+from ..records import DocumentGraph
 
 
 class Progress(Protocol):
@@ -61,8 +61,8 @@ class Store(Protocol):
 
     def has_document(self, doc_id: str) -> bool: ...
 
-    def add_batch(self, extractions: list[Extraction]) -> list[int]:
-        """Write documents' graphs, each wholly or not at all; the number of quads of each."""
+    def add_batch(self, graphs: list[DocumentGraph]) -> None:
+        """Write documents' graphs (serialized where they were extracted), each wholly or not at all."""
 
     def remove_document(self, doc_id: str) -> bool: ...
 

@@ -50,8 +50,8 @@ import pyoxigraph as ox
 from ..errors import QueryError, StoreError
 from ..graph import guard
 from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
-from ..rdf import N, extraction_quads
-from ..records import Extraction
+from ..rdf import N
+from ..records import DocumentGraph
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from . import labels
@@ -231,14 +231,10 @@ class RemoteStore:
         rows = self.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?d a kg:Document } }", union=False)
         return {row["g"].value[len(prefix):] for row in rows if row["g"].value.startswith(prefix)}
 
-    def add(self, extraction: Extraction) -> int:
-        quads = extraction_quads(extraction)
-        self._put_graph(str(document_graph(extraction.document.id)), quads)
-        return len(quads)
-
-    def add_batch(self, extractions: list[Extraction]) -> list[int]:
+    def add_batch(self, graphs: list[DocumentGraph]) -> None:
         """One Graph Store PUT per document: each replaces its graph atomically on the server."""
-        return [self.add(extraction) for extraction in extractions]
+        for graph in graphs:
+            self._put_graph(str(document_graph(graph.document.id)), ox.parse(graph.nquads, format=ox.RdfFormat.N_QUADS))
 
     def remove_document(self, doc_id: str) -> bool:
         if not self.has_document(doc_id):
