@@ -139,11 +139,12 @@ class Cluster:
         self.dated_documents.add(s.document)
 
 
-def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[ox.Quad], set[str]]:
+def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[list[ox.Quad]], set[str]]:
     """Quads of the events graph for the events that involve ``entities`` (IRIs), or for all
-    events; and the IRIs of the events graph's subjects they replace (none for all). The quads
-    come one event type at a time (statements of two types never merge), so only one type's
-    statements are held in memory, and none of the quads: write them as they come."""
+    events, a list per event (the event, its roles, its merge record); and the IRIs of the events
+    graph's subjects they replace (none for all). The events come one event type at a time
+    (statements of two types never merge), so only one type's statements are held in memory, and
+    none of the quads: write them as they come."""
     rules = load_rules()
     places = {name for name, r in role_types().items() if r.property == "hasPlace"}
     if entities is None:
@@ -156,7 +157,7 @@ def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[ox.Quad
 
 
 def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, set[str]],
-            rules: EventRules) -> Iterator[ox.Quad]:
+            rules: EventRules) -> Iterator[list[ox.Quad]]:
     for type_ in sorted({e.name for e in event_types().values()}):
         clusters: list[Cluster] = []
         by_entity: dict[str, list[Cluster]] = defaultdict(list)
@@ -172,7 +173,7 @@ def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, se
                 if home not in by_entity[e]:
                     by_entity[e].append(home)
         for cluster in clusters:
-            yield from _event_quads(cluster, rules)
+            yield _event_quads(cluster, rules)
 
 
 # ------------------------------------------------------------------ reading the statements
@@ -337,7 +338,7 @@ def _event_quads(cluster: Cluster, rules: EventRules) -> list[ox.Quad]:
                     (merge, N(KG.mergeRule), ox.Literal(rules.merge_rule))]
         triples += [(merge, N(KG.mergedStatement), ox.NamedNode(s.iri)) for s in cluster.statements]
         triples += [(merge, N(PROV_DERIVED), ox.NamedNode(d)) for d in documents]
-    return [ox.Quad(s, p, o, graph) for s, p, o in triples]
+    return list(dict.fromkeys(ox.Quad(s, p, o, graph) for s, p, o in triples))  # each once, as the store holds them
 
 
 def _times(node, cluster: Cluster) -> list[tuple]:

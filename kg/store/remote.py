@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import http.client
+import itertools
 import os
 import re
 import socket
@@ -266,7 +267,7 @@ class RemoteStore:
                 quads[row["e"].value].append(ox.Quad(row["e"], row["p"], row["o"], row["g"]))
             stale, fresh = [], []
             for iri in block:
-                gone, added = labels.changes(ox.NamedNode(iri), quads[iri])
+                gone, added, _ = labels.changes(ox.NamedNode(iri), quads[iri])
                 stale += gone
                 fresh += added
             updates = [f"{verb} DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {_triples(part)} }} }}"
@@ -288,7 +289,8 @@ class RemoteStore:
         """Re-merge the events that involve ``entities`` (IRIs; all if None): their old triples
         are deleted and the new ones inserted, :data:`~kg.store.events.WRITE_BLOCK` subjects or quads
         an update."""
-        quads, stale = event_quads(self, None if entities is None else set(entities))
+        events, stale = event_quads(self, None if entities is None else set(entities))
+        quads = itertools.chain.from_iterable(events)
         if entities is None:
             self._update(f"DROP SILENT GRAPH <{EVENT_GRAPH}>")
         for block in chunked(sorted(stale), WRITE_BLOCK):
