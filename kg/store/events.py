@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from sys import intern
 
 import pyoxigraph as ox
 
@@ -52,7 +53,7 @@ _PRECISION = {DATE: 0, YEAR_MONTH: 1, YEAR: 2}
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """One document's statement of an event, as the merge reads it back from the store."""
 
@@ -83,7 +84,7 @@ class Statement:
         return (self.undated or self.time is None, precision, self.document, self.start, self.iri)
 
 
-@dataclass
+@dataclass(slots=True)
 class Cluster:
     """An event being merged: its statements, the union of their roles, the days every dated
     statement allows, the documents of those, and the (document, date) of undated ones."""
@@ -196,15 +197,16 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
         for row in store.query(_STATEMENTS % block, union=False):
             iri = row["st"].value
             s = out.get(iri)
-            if s is None:
-                s = out[iri] = Statement(iri, row["type"].value[len(KG_NS):], row["doc"].value, int(row["start"].value))
+            if s is None:  # names shared by many statements (types, documents, roles, entities) held once
+                s = out[iri] = Statement(iri, intern(row["type"].value[len(KG_NS):]), intern(row["doc"].value),
+                                         int(row["start"].value))
                 if row["time"] is not None:
                     s.time = _time(row["time"])
                     s.undated = row["undated"] is not None and row["undated"].value == "true"
                     s.time_text = row["text"].value if row["text"] is not None else ""
-            role = row["role"].value[len(KG_NS):]
+            role = intern(row["role"].value[len(KG_NS):])
             if row["value"] is not None:
-                s.roles[role].add(row["value"].value)
+                s.roles[role].add(intern(row["value"].value))
             if row["words"] is not None:
                 s.descriptions[role].add(row["words"].value)
     return list(out.values())

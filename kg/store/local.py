@@ -220,7 +220,7 @@ class LocalStore:
         events, stale = event_quads(self, None if entities is None else set(entities))
         self.journal.open(graph.value, reset=entities is None)
         if entities is None and self._ox.contains_named_graph(graph):
-            self._ox.remove_graph(graph)
+            self._remove_subjects(graph, keep=set())
         self.journal.drop(graph.value, stale)
         for iri in stale:
             for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
@@ -244,11 +244,14 @@ class LocalStore:
             self._ox.bulk_extend(quads)
 
     def _remove_subjects(self, graph: ox.NamedNode, keep: set[str]) -> None:
-        """Remove from ``graph`` the triples of every subject not in ``keep``."""
+        """Remove from ``graph`` the triples of every subject not in ``keep``, a block at a time:
+        ``remove_graph`` is one transaction, held in memory whole (measured: +320 MB for the
+        events graph of 2,000 articles)."""
         for block in chunked((q for q in self._ox.quads_for_pattern(None, None, None, graph)
                               if q.subject.value not in keep), LOAD_BLOCK):
             for quad in block:
                 self._ox.remove(quad)
+            self._ox.flush()  # the deletions out of RocksDB's write buffers: memory bounded by a block
 
     def flush(self) -> None:
         if self.writable:
