@@ -14,6 +14,8 @@ so are the subjects of the entity and event graphs each refresh recomputes.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -185,6 +187,7 @@ class LocalStore:
         build touched), or for every entity; how many were recomputed. Each entity's triples are
         read by one index lookup, so the cost is that of the entities, not of the store."""
         graph = N(ENTITY_GRAPH)
+        _release_memory()
         todo = labels.all_entities(self) if entities is None else entities
         existed = self._ox.contains_named_graph(graph)
         self.journal.open(graph.value, reset=entities is None)
@@ -217,6 +220,7 @@ class LocalStore:
     def refresh_events(self, entities: Iterable[str] | None = None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written."""
         graph = N(EVENT_GRAPH)
+        _release_memory()
         events, stale = event_quads(self, None if entities is None else set(entities))
         self.journal.open(graph.value, reset=entities is None)
         if entities is None and self._ox.contains_named_graph(graph):
@@ -335,6 +339,25 @@ class LocalStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _release_memory() -> None:
+    """Give the memory freed so far back to the system before a refresh allocates its own. glibc
+    keeps what a thread frees for that thread: the bulk loads of the writer thread and RocksDB's
+    leave a build's writing with ~100 MB free that the refresh, in the main thread, cannot reuse
+    (measured at 2,000 articles: 248 -> 142 MB resident, and the refresh's peak 327 -> 267 MB,
+    below the extraction's). Elsewhere than glibc there is nothing to call."""
+    trim = getattr(_libc(), "malloc_trim", None)
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _libc():
+    try:
+        return ctypes.CDLL(None)
+    except OSError:
+        return None
 
 
 def _nquads(quads: list[ox.Quad]) -> bytes:
