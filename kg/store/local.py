@@ -31,7 +31,7 @@ from ..records import Extraction
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .events import chunked, event_quads
-from .journal import Journal
+from .journal import COMPACT_WHEN_DEAD, Journal
 from . import labels
 from .protocol import Capabilities
 
@@ -168,7 +168,8 @@ class LocalStore:
 
     def compact(self) -> None:
         """Rewrite the journal without the blocks of removed documents, once most of it is dead."""
-        self.journal.compact(self.document_ids())
+        if self.journal.dead_share() >= COMPACT_WHEN_DEAD:  # the documents' names only when it will
+            self.journal.compact(self.document_ids())
 
     # entity labels are recomputed after documents change; a marker in the meta graph says a
     # refresh is owed, so a build killed in between is finished by the next one
@@ -211,9 +212,8 @@ class LocalStore:
         return count
 
     def _seal(self, graph: ox.NamedNode) -> None:
-        """The journal's blocks of a derived graph are complete: written after the store's changes
-        are durable, so a block is never ahead of the store."""
-        self._ox.flush()
+        """The journal's blocks of a derived graph are complete: written after the store has
+        every change of the refresh, so a sealed block is never ahead of the store."""
         self.journal.seal(graph.value)
         self.compact()  # each refresh leaves the blocks it replaced behind
 
