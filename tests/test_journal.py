@@ -8,6 +8,8 @@ import pytest
 import kg
 from conftest import EXAMPLES, ROOT
 from kg.store import journal
+from kg.store.labels import all_entities
+from kg.vocab import ENTITY_GRAPH, EVENT_GRAPH
 
 DEV = ROOT / "tests" / "data" / "dev" / "articles"
 
@@ -33,12 +35,46 @@ def built(tmp_path):
     return store
 
 
+def copies(monkeypatch, method: str) -> list:
+    """What each call of the journal's ``method`` returns, recorded."""
+    calls = []
+    real = getattr(journal.Journal, method)
+    monkeypatch.setattr(journal.Journal, method, lambda self, *args: calls.append(real(self, *args)) or calls[-1])
+    return calls
+
+
 def test_export_copies_the_journal_and_equals_the_store(built, tmp_path, monkeypatch):
-    copied = []
-    real = journal.Journal.copy_to
-    monkeypatch.setattr(journal.Journal, "copy_to", lambda self, out, ids: copied.append(real(self, out, ids)) or copied[-1])
+    documents, derived = copies(monkeypatch, "copy_to"), copies(monkeypatch, "copy_derived")
     assert exported(built, tmp_path) == stored(built)
-    assert len(copied[0]) == 16, "every document came from the journal"
+    assert len(documents[0]) == 16, "every document came from the journal"
+    assert derived == [{str(ENTITY_GRAPH), str(EVENT_GRAPH)}], "and the entity and event graphs"
+
+
+def test_a_derived_graph_an_unfinished_refresh_changed_is_read_from_the_store(built, tmp_path, monkeypatch):
+    """A refresh killed after it changed the store, before it sealed the journal: the graph is
+    read from the store, also after a refresh of part of it (its other blocks may be wrong),
+    until a refresh of all of it."""
+    from kg.rdf import N
+
+    derived = copies(monkeypatch, "copy_derived")
+    entities = N(ENTITY_GRAPH)
+    journal.Journal(built / "nquads", writable=True).open(str(ENTITY_GRAPH))  # what the refresh writes first
+    raw = ox.Store(str(built))
+    victim = next(iter(raw.quads_for_pattern(None, None, None, entities)))
+    raw.remove(victim)  # and then what it changed in the store before the kill
+    raw.flush()
+    del raw
+    assert exported(built, tmp_path) == stored(built)
+    with kg.open_store(built, writable=True) as store:
+        others = [iri for iri in all_entities(store) if iri != victim.subject.value]
+        store.refresh_entities(others[:3])
+    assert exported(built, tmp_path) == stored(built)
+    assert derived[-1] == {str(EVENT_GRAPH)}, "the entity graph came from the store, twice"
+    with kg.open_store(built, writable=True) as store:
+        store.refresh_entities(None)
+    assert victim.subject.value in {q.split()[0][1:-1] for q in exported(built, tmp_path)}
+    assert exported(built, tmp_path) == stored(built)
+    assert derived[-1] == {str(ENTITY_GRAPH), str(EVENT_GRAPH)}
 
 
 def test_damaged_or_missing_blocks_are_read_from_the_store(built, tmp_path):
@@ -60,7 +96,8 @@ def test_removed_documents_leave_the_export_and_compaction_keeps_the_rest(built,
     assert exported(built, tmp_path) == stored(built)
     kg.build([str(DEV)], store=built)  # back again: appended to the new generation
     assert exported(built, tmp_path) == stored(built)
-    assert len([line for line in (built / "nquads" / "000001.idx").read_text().splitlines()]) == 16
+    index = (built / "nquads" / "000001.idx").read_text().splitlines()
+    assert len([line for line in index if line.startswith("add ")]) == 16
 
 
 def test_a_store_without_a_journal_exports_the_same(built, tmp_path):

@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from sys import intern
 
 import pyoxigraph as ox
 
@@ -52,7 +53,7 @@ _PRECISION = {DATE: 0, YEAR_MONTH: 1, YEAR: 2}
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """One document's statement of an event, as the merge reads it back from the store."""
 
@@ -83,7 +84,7 @@ class Statement:
         return (self.undated or self.time is None, precision, self.document, self.start, self.iri)
 
 
-@dataclass
+@dataclass(slots=True)
 class Cluster:
     """An event being merged: its statements, the union of their roles, the days every dated
     statement allows, the documents of those, and the (document, date) of undated ones."""
@@ -139,11 +140,12 @@ class Cluster:
         self.dated_documents.add(s.document)
 
 
-def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[ox.Quad], set[str]]:
+def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[list[ox.Quad]], set[str]]:
     """Quads of the events graph for the events that involve ``entities`` (IRIs), or for all
-    events; and the IRIs of the events graph's subjects they replace (none for all). The quads
-    come one event type at a time (statements of two types never merge), so only one type's
-    statements are held in memory, and none of the quads: write them as they come."""
+    events, a list per event (the event, its roles, its merge record); and the IRIs of the events
+    graph's subjects they replace (none for all). The events come one event type at a time
+    (statements of two types never merge), so only one type's statements are held in memory, and
+    none of the quads: write them as they come."""
     rules = load_rules()
     places = {name for name, r in role_types().items() if r.property == "hasPlace"}
     if entities is None:
@@ -156,7 +158,7 @@ def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[ox.Quad
 
 
 def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, set[str]],
-            rules: EventRules) -> Iterator[ox.Quad]:
+            rules: EventRules) -> Iterator[list[ox.Quad]]:
     for type_ in sorted({e.name for e in event_types().values()}):
         clusters: list[Cluster] = []
         by_entity: dict[str, list[Cluster]] = defaultdict(list)
@@ -172,7 +174,7 @@ def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, se
                 if home not in by_entity[e]:
                     by_entity[e].append(home)
         for cluster in clusters:
-            yield from _event_quads(cluster, rules)
+            yield _event_quads(cluster, rules)
 
 
 # ------------------------------------------------------------------ reading the statements
@@ -195,15 +197,16 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
         for row in store.query(_STATEMENTS % block, union=False):
             iri = row["st"].value
             s = out.get(iri)
-            if s is None:
-                s = out[iri] = Statement(iri, row["type"].value[len(KG_NS):], row["doc"].value, int(row["start"].value))
+            if s is None:  # names shared by many statements (types, documents, roles, entities) held once
+                s = out[iri] = Statement(iri, intern(row["type"].value[len(KG_NS):]), intern(row["doc"].value),
+                                         int(row["start"].value))
                 if row["time"] is not None:
                     s.time = _time(row["time"])
                     s.undated = row["undated"] is not None and row["undated"].value == "true"
                     s.time_text = row["text"].value if row["text"] is not None else ""
-            role = row["role"].value[len(KG_NS):]
+            role = intern(row["role"].value[len(KG_NS):])
             if row["value"] is not None:
-                s.roles[role].add(row["value"].value)
+                s.roles[role].add(intern(row["value"].value))
             if row["words"] is not None:
                 s.descriptions[role].add(row["words"].value)
     return list(out.values())
@@ -337,7 +340,7 @@ def _event_quads(cluster: Cluster, rules: EventRules) -> list[ox.Quad]:
                     (merge, N(KG.mergeRule), ox.Literal(rules.merge_rule))]
         triples += [(merge, N(KG.mergedStatement), ox.NamedNode(s.iri)) for s in cluster.statements]
         triples += [(merge, N(PROV_DERIVED), ox.NamedNode(d)) for d in documents]
-    return [ox.Quad(s, p, o, graph) for s, p, o in triples]
+    return list(dict.fromkeys(ox.Quad(s, p, o, graph) for s, p, o in triples))  # each once, as the store holds them
 
 
 def _times(node, cluster: Cluster) -> list[tuple]:

@@ -12,14 +12,24 @@ document appends a tombstone *before* the store forgets it, so a block can never
 document and come back. Each generation is a data file ``N.nq`` and an index ``N.idx`` of lines
 ``add DOC OFFSET LENGTH CRC`` or ``del DOC``, the last line about a document winning;
 :meth:`Journal.compact` writes the live blocks into generation N+1 once most bytes are dead.
+
+The graphs derived from the documents (entities, events) change with every build, a subject at
+a time, so the journal holds them as blocks of one subject each (``put GRAPH KEY OFFSET LENGTH
+CRC``, ``drop GRAPH KEY``; KEY a digest of the subject's IRI) and trusts a graph's blocks only
+when they are *sealed*: a refresh writes ``open GRAPH`` (or ``reset GRAPH`` when it recomputes
+the whole graph) before it changes the store and ``seal GRAPH`` once the store has every change.
+An ``open`` seals again only if the graph was sealed before it, so after a kill anywhere in a
+refresh the graph is read from the store until a refresh of the whole graph starts it afresh.
 """
 
 from __future__ import annotations
 
+import hashlib
 import mmap
 import os
 import zlib
 from collections.abc import Iterable
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -27,6 +37,58 @@ from ..faults import crash_point
 
 COMPACT_WHEN_DEAD = 0.5  # share of dead bytes (removed or rewritten documents) that triggers compaction
 COMPACT_MIN_BYTES = 1 << 24
+
+Entry = tuple[int, int, int]  # offset, length, CRC-32 of a block in the data file
+
+
+def subject_key(iri: str) -> str:
+    """The index's name for a derived graph's subject: IRIs may hold any character, keys are ASCII."""
+    return hashlib.blake2b(iri.encode("utf-8"), digest_size=16).hexdigest()
+
+
+class Index:
+    """What an index file says: the live document blocks, each derived graph's live blocks, and
+    the derived graphs whose blocks are sealed (complete and equal to the store's graph)."""
+
+    def __init__(self) -> None:
+        self.documents: dict[str, Entry] = {}
+        self.derived: dict[str, dict[str, Entry]] = {}
+        self._state: dict[str, str] = {}  # graph -> sealed | open (from a sealed or reset state) | broken
+
+    @property
+    def sealed(self) -> set[str]:
+        return {graph for graph, state in self._state.items() if state == "sealed"}
+
+    def read(self, line: str) -> None:
+        fields = line.split()
+        if not line.endswith("\n") or not fields:
+            return
+        kind, args = fields[0], fields[1:]
+        if kind in ("add", "put") and len(args) == (4 if kind == "add" else 5):
+            try:
+                entry = (int(args[-3]), int(args[-2]), int(args[-1]))
+            except ValueError:
+                return
+            if kind == "add":
+                self.documents[args[0]] = entry
+            else:
+                self.derived.setdefault(args[0], {})[args[1]] = entry
+        elif kind == "del" and len(args) == 1:
+            self.documents.pop(args[0], None)
+        elif kind == "drop" and len(args) == 2:
+            self.derived.get(args[0], {}).pop(args[1], None)
+        elif kind == "reset" and len(args) == 1:
+            self.derived[args[0]] = {}
+            self._state[args[0]] = "open"
+        elif kind == "open" and len(args) == 1:
+            self._state[args[0]] = "open" if self._state.get(args[0]) == "sealed" else "broken"
+        elif kind == "seal" and len(args) == 1:
+            if self._state.get(args[0]) == "open":
+                self._state[args[0]] = "sealed"
+
+    def live_bytes(self) -> int:
+        entries = [*self.documents.values(), *(e for blocks in self.derived.values() for e in blocks.values())]
+        return sum(length for _, length, _ in entries)
 
 
 class Journal:
@@ -71,63 +133,111 @@ class Journal:
 
     def append(self, blocks: Iterable[tuple[str, bytes]]) -> None:
         """Append documents' serialized graphs: data first, then the index lines naming them."""
+        self._append("add", blocks)
+
+    def _append(self, record: str, blocks: Iterable[tuple[str, bytes]]) -> None:
+        """Blocks of data, then index lines ``RECORD NAME OFFSET LENGTH CRC`` naming them."""
         records = []
         with open(self._path("nq"), "ab") as data:
             offset = data.tell()
-            for doc_id, payload in blocks:
+            for name, payload in blocks:
                 data.write(payload)
-                records.append(f"add {doc_id} {offset} {len(payload)} {zlib.crc32(payload)}\n")
+                records.append(f"{record} {name} {offset} {len(payload)} {zlib.crc32(payload)}\n")
                 offset += len(payload)
         crash_point("journal-data")
-        with open(self._path("idx"), "a", encoding="ascii") as index:
-            index.writelines(records)
+        self._lines(records)
 
-    def forget(self, doc_ids: Iterable[str]) -> None:
-        """Tombstones for documents about to leave the store."""
-        lines = [f"del {doc_id}\n" for doc_id in doc_ids]
+    def _lines(self, lines: list[str]) -> None:
         if lines and self.folder.is_dir():
             with open(self._path("idx"), "a", encoding="ascii") as index:
                 index.writelines(lines)
 
+    def forget(self, doc_ids: Iterable[str]) -> None:
+        """Tombstones for documents about to leave the store."""
+        self._lines([f"del {doc_id}\n" for doc_id in doc_ids])
+
+    # a derived graph: open (or reset), put / drop its subjects' blocks, seal once the store has them
+
+    def open(self, graph: str, reset: bool = False) -> None:
+        """Before a refresh changes ``graph`` in the store; ``reset``: it recomputes all of it."""
+        self._lines([f"{'reset' if reset else 'open'} {graph}\n"])
+
+    def put(self, graph: str, blocks: Iterable[tuple[str, bytes]]) -> None:
+        """The serialized quads of subjects (IRI, N-Quads) of ``graph``; an empty block drops its subject."""
+        blocks = list(blocks)
+        self._append(f"put {graph}", [(subject_key(iri), payload) for iri, payload in blocks if payload])
+        self.drop(graph, [iri for iri, payload in blocks if not payload])
+
+    def drop(self, graph: str, iris: Iterable[str]) -> None:
+        self._lines([f"drop {graph} {subject_key(iri)}\n" for iri in iris])
+
+    def seal(self, graph: str) -> None:
+        """After the store holds every change the refresh of ``graph`` made."""
+        self._lines([f"seal {graph}\n"])
+
     # ------------------------------------------------------------------ reading
 
-    def blocks(self) -> dict[str, tuple[int, int, int]]:
+    def index(self) -> Index:
+        index = Index()
+        path = self._path("idx")
+        if path.exists():
+            with open(path, encoding="ascii", errors="replace") as f:
+                for line in f:
+                    index.read(line)
+        return index
+
+    def blocks(self) -> dict[str, Entry]:
         """Document id -> (offset, length, crc) of its newest block, for documents not forgotten since."""
-        live: dict[str, tuple[int, int, int]] = {}
-        index = self._path("idx")
-        if not index.exists():
-            return live
-        with open(index, encoding="ascii", errors="replace") as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) == 5 and fields[0] == "add" and line.endswith("\n"):
-                    try:
-                        live[fields[1]] = (int(fields[2]), int(fields[3]), int(fields[4]))
-                    except ValueError:
-                        continue
-                elif len(fields) == 2 and fields[0] == "del":
-                    live.pop(fields[1], None)
-        return live
+        return self.index().documents
 
     def copy_to(self, output: IO[bytes], doc_ids: set[str]) -> set[str]:
         """Write the journalled graphs of ``doc_ids`` to ``output``; returns the documents written
         (the others, missing or failing their checksum, are the caller's to read from the store)."""
         return {doc for doc, _, _ in self._copy(output, doc_ids)}
 
+    def copy_derived(self, output: IO[bytes], graphs: Iterable[str]) -> set[str]:
+        """Write each of ``graphs`` (IRIs of derived graphs) whose blocks are sealed and all check
+        out; returns the graphs written (the others are the caller's to read from the store)."""
+        index = self.index()
+        done = set()
+        for graph in graphs:
+            if graph in index.sealed and self._copy_all(output, index.derived.get(graph, {})) is not None:
+                done.add(graph)
+        return done
+
     def _copy(self, output: IO[bytes], doc_ids: set[str]) -> list[tuple[str, int, int]]:
         """(document, length, crc) of each block written, in the order written."""
-        data_path = self._path("nq")
-        if not data_path.exists() or not data_path.stat().st_size:
-            return []
         wanted = sorted((entry, doc) for doc, entry in self.blocks().items() if doc in doc_ids)
         written = []
-        with open(data_path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        with self._data() as data:
             for (offset, length, crc), doc in wanted:
                 block = data[offset:offset + length]
                 if len(block) == length and zlib.crc32(block) == crc:
                     output.write(block)
                     written.append((doc, length, crc))
         return written
+
+    def _copy_all(self, output: IO[bytes], blocks: dict[str, Entry]) -> list[tuple[str, int, int]] | None:
+        """Write every block of ``blocks`` (key -> entry) or, if one is damaged, none; the
+        (key, length, crc) written, or None."""
+        wanted = sorted((entry, key) for key, entry in blocks.items())
+        with self._data() as data:
+            for (offset, length, crc), _ in wanted:  # checked first: a graph is copied whole or not at all
+                if offset + length > len(data) or zlib.crc32(data[offset:offset + length]) != crc:
+                    return None
+            for (offset, length, _), _ in wanted:
+                output.write(data[offset:offset + length])
+        return [(key, length, crc) for (_, length, crc), key in wanted]
+
+    @contextmanager
+    def _data(self):
+        """The data file, mapped (an empty buffer if there is none yet)."""
+        data_path = self._path("nq")
+        if not data_path.exists() or not data_path.stat().st_size:
+            yield b""
+            return
+        with open(data_path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            yield data
 
     # ------------------------------------------------------------------ upkeep
 
@@ -137,7 +247,7 @@ class Journal:
         size = data_path.stat().st_size if data_path.exists() else 0
         if size < COMPACT_MIN_BYTES:
             return 0.0
-        return 1.0 - sum(length for _, length, _ in self.blocks().values()) / size
+        return 1.0 - self.index().live_bytes() / size
 
     def compact(self, doc_ids: set[str]) -> bool:
         """Rewrite the blocks of ``doc_ids`` (the store's documents) into a new generation when
@@ -147,15 +257,27 @@ class Journal:
             return False
         old, new = self.generation, self.generation + 1
         tmp_data, tmp_index = self._path("nq.tmp", new), self._path("idx.tmp", new)
+        current = self.index()
+        lines, offset = [], 0
+
+        def record(kind: str, written: list[tuple[str, int, int]]) -> None:
+            nonlocal offset
+            for name, length, crc in written:
+                lines.append(f"{kind} {name} {offset} {length} {crc}\n")
+                offset += length
+
         with open(tmp_data, "wb") as out:
-            written = self._copy(out, doc_ids)
+            record("add", self._copy(out, doc_ids))
+            for graph in sorted(current.sealed):  # an unsealed graph is read from the store anyway
+                written = self._copy_all(out, current.derived.get(graph, {}))
+                if written is not None:
+                    lines.append(f"reset {graph}\n")
+                    record(f"put {graph}", written)
+                    lines.append(f"seal {graph}\n")
             out.flush()
             os.fsync(out.fileno())
         with open(tmp_index, "w", encoding="ascii") as index:
-            offset = 0
-            for doc, length, crc in written:
-                index.write(f"add {doc} {offset} {length} {crc}\n")
-                offset += length
+            index.writelines(lines)
             index.flush()
             os.fsync(index.fileno())
         os.replace(tmp_data, self._path("nq", new))

@@ -44,10 +44,10 @@ def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
         yield todo[start:start + BLOCK]
 
 
-def changes(node: ox.NamedNode, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad]]:
+def changes(node: ox.NamedNode, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad], list[ox.Quad]]:
     """What the entity graph must lose and gain for one entity, from every quad with ``node`` as
-    subject, in whichever graph: the quads to remove (there now, no longer derived) and those to
-    add (derived, not there yet)."""
+    subject, in whichever graph: the quads to remove (there now, no longer derived), those to
+    add (derived, not there yet), and all it holds of the entity afterwards."""
     entities = str(ENTITY_GRAPH)
     current: set[ox.Quad] = set()
     documents = []
@@ -58,11 +58,18 @@ def changes(node: ox.NamedNode, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad]
             current.add(quad)
         elif name.startswith(DOCUMENT_GRAPHS):
             documents.append((quad.predicate, quad.object))
+    return diff(node, current, documents)
+
+
+def diff(node: ox.NamedNode, current: set[ox.Quad], documents: Iterable[tuple[ox.NamedNode, object]]
+         ) -> tuple[list[ox.Quad], list[ox.Quad], list[ox.Quad]]:
+    """:func:`changes`, from what the entity graph holds of ``node`` now and the (predicate,
+    object) pairs of its triples in the documents' graphs, one per graph that holds it."""
     derived = entity_quads(node, documents)
     if not current:
-        return [], derived
+        return [], derived, derived
     fresh = set(derived)
-    return [q for q in current if q not in fresh], [q for q in derived if q not in current]
+    return [q for q in current if q not in fresh], [q for q in derived if q not in current], derived
 
 
 def _untitled(form: str) -> bool:
@@ -104,4 +111,4 @@ def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, objec
         quads.extend(ox.Quad(node, HIDDEN_LABEL, literal(key), graph)
                      for key in sorted({form.lower() for form in (label, *forms)}))
     quads.extend(ox.Quad(node, predicate, obj, graph) for predicate, obj in copied)
-    return quads
+    return list(dict.fromkeys(quads))  # a document may state a label too: each quad once

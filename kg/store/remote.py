@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import http.client
+import itertools
 import os
 import re
 import socket
@@ -252,17 +253,25 @@ class RemoteStore:
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
         """Recompute the entity graph for ``entities`` (all if None), :data:`labels.BLOCK` at a
-        time: one query for their triples in every graph, and one update with what changed."""
+        time: one query for what the entity graph and the documents hold of them, and one update
+        with what changed. The server sums the documents up (each triple once, with the number of
+        documents that state it; the per-document links left out), so the answer is the size of
+        what the entities' labels are made of, not of the documents that mention them."""
         todo = labels.all_entities(self) if entities is None else entities
         count = 0
+        graph = N(ENTITY_GRAPH)
         for block in labels.blocks(todo):
-            quads: dict[str, list[ox.Quad]] = {iri: [] for iri in block}
-            for row in self.query(f"SELECT ?e ?g ?p ?o WHERE {{ {values('e', block)} GRAPH ?g {{ ?e ?p ?o }} }}",
-                                  union=False):
-                quads[row["e"].value].append(ox.Quad(row["e"], row["p"], row["o"], row["g"]))
+            current: dict[str, set[ox.Quad]] = {iri: set() for iri in block}
+            documents: dict[str, list] = {iri: [] for iri in block}
+            for row in self.query(_ENTITY_TRIPLES % values("e", block), union=False):
+                e = row["e"].value
+                if row["current"].value == "true":
+                    current[e].add(ox.Quad(row["e"], row["p"], row["o"], graph))
+                else:
+                    documents[e] += [(row["p"], row["o"])] * int(row["n"].value)
             stale, fresh = [], []
             for iri in block:
-                gone, added = labels.changes(ox.NamedNode(iri), quads[iri])
+                gone, added, _ = labels.diff(ox.NamedNode(iri), current[iri], documents[iri])
                 stale += gone
                 fresh += added
             updates = [f"{verb} DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {_triples(part)} }} }}"
@@ -284,7 +293,8 @@ class RemoteStore:
         """Re-merge the events that involve ``entities`` (IRIs; all if None): their old triples
         are deleted and the new ones inserted, :data:`~kg.store.events.WRITE_BLOCK` subjects or quads
         an update."""
-        quads, stale = event_quads(self, None if entities is None else set(entities))
+        events, stale = event_quads(self, None if entities is None else set(entities))
+        quads = itertools.chain.from_iterable(events)
         if entities is None:
             self._update(f"DROP SILENT GRAPH <{EVENT_GRAPH}>")
         for block in chunked(sorted(stale), WRITE_BLOCK):
@@ -385,6 +395,14 @@ class RemoteStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
+
+
+# an entity's triples in the entity graph (?current true) and, summed over the documents' graphs,
+# in theirs; a document's links to the entity (kg:mentionedIn) make no label and are left out
+_ENTITY_TRIPLES = f"""SELECT ?e ?p ?o ?current (COUNT(*) AS ?n) WHERE {{ %s GRAPH ?g {{ ?e ?p ?o }}
+  BIND(?g = <{ENTITY_GRAPH}> AS ?current)
+  FILTER(?current || (?p != kg:mentionedIn && STRSTARTS(STR(?g), "{labels.DOCUMENT_GRAPHS}"))) }}
+  GROUP BY ?e ?p ?o ?current"""
 
 
 def _triples(quads: list[ox.Quad]) -> str:
