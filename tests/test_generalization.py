@@ -393,3 +393,47 @@ def test_arms_given_to_a_side_are_support(extract, text, fact):
 ])
 def test_aid_denials_and_refusals_are_no_support(extract, text):
     assert not any(p == "allyOf" for _, p, _ in extract(text))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Clashes between Syrian government forces and the Free Syrian Army continued near Aleppo on Monday.",
+     ("syria-armed-forces", "attacked", "fsa")),
+    ("The Battle of Mosul was fought between the Iraqi Security Forces and the Islamic State.",
+     ("iraq-armed-forces", "attacked", "islamic-state")),
+    ("Fighting between the Kurdish YPG and Islamic State militants killed dozens in Kobani.",
+     ("ypg", "attacked", "islamic-state")),
+])
+def test_fighting_between_two_sides(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_talks_between_two_sides_and_allies_on_one_side_are_no_fighting(extract):
+    assert not any(p == "attacked" for _, p, _ in extract("Talks between Russia and Turkey ended without agreement."))
+    facts = extract("The war between the Azerbaijani Armed Forces and the allied Artsakh Defence Army and Armed Forces "
+                    "of Armenia lasted 44 days.")
+    assert ("azerbaijan-armed-forces", "attacked", "armenia-armed-forces") in facts  # "Armed Forces of Armenia"
+    assert not any({s, o} == {"artsakh-defence-army", "armenia-armed-forces"} for s, p, o in facts if p == "attacked")
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Iraqi troops came under fire from ISIS militants in western Mosul.", ("islamic-state", "attacked", "iraq-armed-forces")),
+    ("Peshmerga fighters repelled an attack by Islamic State near Kirkuk.", ("islamic-state", "attacked", "peshmerga")),
+])
+def test_fire_received_comes_from_the_attacker(extract, text, fact):
+    assert fact in extract(text)
+    assert (fact[2], "attacked", fact[0]) not in extract(text)
+
+
+def test_a_named_operation_is_the_attack_it_names(extract):
+    facts = extract("Turkey launched Operation Olive Branch against Kurdish YPG militia in Afrin in January 2018.")
+    assert ("turkey", "attacked", "ypg") in facts
+    assert not any(s.startswith("operation") for s, _, _ in facts)  # the operation is not its own attacker
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The Syrian army retook Palmyra in March.", ("syria-armed-forces", "captured", "palmyra")),  # retook/NN
+    ("Syrian troops, backed by Russian air power, retook Aleppo.", ("russia-armed-forces", "allyOf", "syria-armed-forces")),
+    ("Turkey, together with Russia, brokered the ceasefire.", ("russia", "allyOf", "turkey")),
+])
+def test_verbs_the_tagger_took_for_nouns_air_power_and_together_with(extract, text, fact):
+    assert fact in extract(text)

@@ -132,3 +132,14 @@ def load_lemmas() -> dict[str, dict[str, str]]:
         for prefix in data.get("prefixes", ()):
             verbs.setdefault(prefix + form, prefix.rstrip("-") + lemma)
     return {"VERB": verbs, "NOUN": dict(data.get("nouns", {}))}
+
+
+def load_verb_only() -> dict[str, str]:
+    """Form -> tag of the forms ontology/lemmas.toml says are only ever a verb, with their prefixes."""
+    data = tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
+    tags = {}
+    for form, tag in data.get("verb_only", {}).items():
+        tags[form] = tag
+        for prefix in data.get("prefixes", ()):
+            tags.setdefault(prefix + form, tag)
+    return tags

@@ -112,6 +112,10 @@ def _preposition(t, rule, word: str) -> list:
         verb = t.head
         for holder in [verb, *[c for c in children(verb) if c.dep_ == "dobj"]]:
             found.extend(prep_objects(holder, word))
+    if word == "between":
+        # "between the Kurdish YPG and Islamic State militants": two names sharing one head noun
+        found += [m for p in found for m in children(p)
+                  if m.dep_ in ("nmod", "compound") and m.i < p.i and any(c.dep_ == "conj" for c in children(m))]
     return found
 
 
