@@ -437,3 +437,53 @@ def test_a_named_operation_is_the_attack_it_names(extract):
 ])
 def test_verbs_the_tagger_took_for_nouns_air_power_and_together_with(extract, text, fact):
     assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, facts", [
+    ("The Syrian regime, with the support of Russia, besieged Aleppo.", [("russia", "allyOf", "syria-government")]),
+    ("The Syrian army, with Russian support, besieged Aleppo.", [("russia", "allyOf", "syria-armed-forces")]),
+    ("The Syrian regime's backers, Russia and Iran, have blocked every resolution.",
+     [("russia", "allyOf", "syria-government"), ("iran", "allyOf", "syria-government")]),
+    ("Hezbollah and its patron, Iran, have denied the charge.", [("hezbollah", "allyOf", "iran")]),
+])
+def test_support_said_in_an_aside_and_backers_named_in_apposition(extract, text, facts):
+    found = extract(text)
+    assert all(f in found or (f[2], f[1], f[0]) in found for f in facts)
+
+
+def test_a_mediators_help_and_a_sides_own_allies_are_not_named_allies(extract):
+    facts = extract("With the help of Russian President Vladimir Putin, Armenia and Azerbaijan signed a ceasefire.")
+    assert not any(p == "allyOf" for _, p, _ in facts)
+    facts = extract("Daesh is losing territory both to the Syrian army and its allies.")  # "its" allies are the army's
+    assert not any(p == "allyOf" and "islamic-state" in (s, o) for s, p, o in facts)
+
+
+@pytest.mark.parametrize("text, facts, nonfact", [
+    ("ISIS lost Palmyra to Syrian government forces in March.",
+     [("syria-armed-forces", "captured", "palmyra"), ("syria-armed-forces", "attacked", "islamic-state")], None),
+    ("Daesh has lost control of Palmyra to the Syrian regime.", [("syria-government", "captured", "palmyra")], None),
+    ("With help from Iran, the Houthis seized Sanaa.", [("houthis", "captured", "sanaa")], ("houthis", "attacked", "iran")),
+])
+def test_a_place_lost_to_a_side_is_its_capture(extract, text, facts, nonfact):
+    found = extract(text)
+    assert all(f in found for f in facts)
+    assert nonfact not in found
+
+
+def test_adjectives_of_two_countries_both_attack(extract):
+    facts = extract("Russian and Syrian regime airstrikes on eastern Aleppo killed hundreds of civilians.")  # airstrikes/VBZ
+    assert {("russia", "attacked", "aleppo"), ("syria-government", "attacked", "aleppo")} <= set(facts)
+
+
+@pytest.mark.parametrize("text, fact, nonfact", [
+    ("UN envoy Staffan de Mistura briefed the council.", (iri_key("Staffan de Mistura"), "memberOf", "united-nations"),
+     None),  # "UN Envoy" is an office of the dictionaries, not an organization
+    ("American Vice President Joe Biden visited Baghdad.", ("joe-biden", "memberOf", "united-states-government"),
+     ("joe-biden", "leaderOf", "united-states")),
+    ("Iraqi Deputy Prime Minister Saleh al-Mutlaq visited Ramadi.",
+     (iri_key("Saleh al-Mutlaq"), "memberOf", "iraq-government"), (iri_key("Saleh al-Mutlaq"), "leaderOf", "iraq")),
+])
+def test_offices_and_deputies(extract, text, fact, nonfact):
+    found = extract(text)
+    assert fact in found
+    assert nonfact not in found

@@ -37,6 +37,10 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
         start, end = _trim(ent, words)
+        if ent.label_ != "PERSON" and end < len(doc) and doc[end].ent_type_ == "PERSON":
+            # "UN envoy | Staffan de Mistura", "Houthi spokesman | X": a title before a name is not the name's
+            while end - start > 1 and doc[end - 1].lower_ in words.person_titles:
+                end -= 1
         if ent.label_ != "PERSON" and end < len(doc) and doc[end].lower_ in words.person_titles:
             # "British Defence | Secretary Michael Fallon": the office is the title's, not a name
             while end > start and doc[end - 1].lower_ in words.person_titles:

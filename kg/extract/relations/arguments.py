@@ -42,7 +42,8 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     mention = ctx.at.get(token.i)
     if mention is not None and mention.key:
         return [mention.key]
-    if token.dep_ in ("amod", "compound", "npadvmod", "nmod") and not stance(token):
+    modifier = ("amod", "compound", "npadvmod", "nmod")
+    if (token.dep_ in modifier or (token.dep_ == "conj" and token.head.dep_ in modifier)) and not stance(token):
         country = ctx.gazetteer.country_of_demonym(token.text)
         if country:  # "our Somali partners", "Iranian-backed"
             return [country]

@@ -84,8 +84,9 @@ def _preposition(t, rule, word: str) -> list:
                 found.extend(prep_objects(holder, word))
     if not found and pos(t) in ("VERB", "NOUN") and word != "of":
         # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
-        # the parser hangs the phrase on the noun before (but "of" there is the noun's own)
-        for prep in [c for c in kids if c.dep_ == "prep"]:
+        # the parser hangs the phrase on the noun before (but "of" there is the noun's own); only
+        # after the trigger: "With help from Iran, the Houthis seized" is no seizure from Iran
+        for prep in [c for c in kids if c.dep_ == "prep" and c.i > t.i]:
             for pobj in pobjs(prep):
                 found.extend(prep_objects(pobj, word))
     if not found and pos(t) == "NOUN":
@@ -144,6 +145,15 @@ def clause_prep_objects(verb, word: str) -> list:
     return sorted(found, key=lambda x: x.i)
 
 
+@slot("appositive")
+def _appositive(t, rule) -> list:
+    """What the trigger noun names in apposition: "its backers, Russia and Iran" (which the parser
+    often takes for a coordination: a name right after the comma)."""
+    doc = t.doc
+    return [c for c in children(t) if c.i > t.i and (c.dep_ == "appos" or (
+        c.dep_ == "conj" and c.pos_ == "PROPN" and c.i == t.i + 2 and doc[t.i + 1].text == ","))]
+
+
 @slot("poss")
 def _possessor(t, rule) -> list:
     return [c for c in children(t) if c.dep_ == "poss"]
@@ -197,7 +207,10 @@ def _adverbial_subject(t, rule) -> list:
         return subjects(qualified)
     if pos(qualified) != "NOUN":
         return []
-    return event_agents(qualified) or _clause_subject(qualified)
+    found = event_agents(qualified) or _clause_subject(qualified)
+    if not found and qualified.dep_ in ("nsubj", "nsubjpass"):
+        found = [qualified]  # "The regime, with the support of Russia, besieged Aleppo": the subject itself
+    return found
 
 
 NOUN_PHRASE_LINKS = frozenset({"conj", "dobj", "pobj", "prep", "appos", "relcl", "attr"})

@@ -34,6 +34,9 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             word = title_word(title)
             if title.i > 0 and f"{title_word(ctx.doc[title.i - 1])} {word}" in ctx.titles:
                 word = f"{title_word(ctx.doc[title.i - 1])} {word}"  # "Prime Minister", not a minister
+            first = title.i - word.count(" ")
+            if first > 0 and title_word(ctx.doc[first - 1]) in ctx.words.deputy_words:
+                word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
             sub_unit = heads_a_part(ctx, title)
             if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
                     or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
