@@ -487,3 +487,29 @@ def test_offices_and_deputies(extract, text, fact, nonfact):
     found = extract(text)
     assert fact in found
     assert nonfact not in found
+
+
+@pytest.mark.parametrize("text, fact, nonfact", [
+    ("Hassan Nasrallah, Hezbollah's secretary-general, gave a speech.", ("hassan-nasrallah", "leaderOf", "hezbollah"),
+     None),
+    ("Hezbollah Secretary General Hassan Nasrallah spoke.", ("hassan-nasrallah", "leaderOf", "hezbollah"),
+     ("hassan-nasrallah", "memberOf", "hezbollah")),  # one title of two words, not a secretary and a general
+    ("UN Secretary-General Antonio Guterres condemned the attack.",
+     (iri_key("Antonio Guterres"), "leaderOf", "united-nations"), None),
+    ("Iraqi Vice-President Nouri al-Maliki visited Tehran.", (iri_key("Nouri al-Maliki"), "memberOf", "iraq-government"),
+     (iri_key("Nouri al-Maliki"), "leaderOf", "iraq")),
+    ("Abu Ibrahim al-Hashimi al-Qurayshi was named the new leader of the Islamic State.",
+     (iri_key("Abu Ibrahim al-Hashimi al-Qurayshi"), "leaderOf", "islamic-state"), None),
+])
+def test_titles_of_two_words_hyphenated_or_given(extract, text, fact, nonfact):
+    found = extract(text)
+    assert fact in found
+    assert nonfact not in found
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The Quds Force is a unit of the Islamic Revolutionary Guard Corps.", ("quds-force", "memberOf", "iran-armed-forces")),
+    ("The Nusra Front is al-Qaeda's Syrian branch.", ("nusra-front", "memberOf", "al-qaeda")),
+])
+def test_a_unit_or_branch_of_an_organization_belongs_to_it(extract, text, fact):
+    assert fact in extract(text)

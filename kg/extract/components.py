@@ -33,12 +33,18 @@ NER_LABEL = {"Person": "PERSON", "Country": "GPE", "Settlement": "GPE", "Region"
 
 
 def add_abbreviations(nlp: Language) -> None:
-    """Ranks' abbreviations ("Sgt.", "Lt.") are one token each, as "Gen." already is: the tokenizer's
-    special cases, so that the parser does not end a sentence before the name."""
-    for abbreviation in load_words().title_abbreviations:
+    """Ranks' abbreviations ("Sgt.", "Lt.") are one token each, as "Gen." already is, and so are
+    hyphenated titles ("Secretary-General", split at its hyphen the parser ended a sentence
+    there): the tokenizer's special cases, so that the parser does not end a sentence before the name."""
+    words = load_words()
+    for abbreviation in words.title_abbreviations:
         if abbreviation.endswith(".") and abbreviation.count(".") == 1:
             for form in (abbreviation, abbreviation.capitalize(), abbreviation.upper()):
                 nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
+    for title in (t for t in words.person_titles if "-" in t):
+        titled = "-".join(p if p in words.function_words else p.capitalize() for p in title.split("-"))
+        for form in (title, title.capitalize(), titled, title.upper()):
+            nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
 
 
 @Language.factory("kg_paragraphs", default_config={})

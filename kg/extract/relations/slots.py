@@ -294,6 +294,10 @@ def _governor(t, rule) -> list:
 @slot("predicated")
 def _predicated(t, rule) -> list:
     """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of"."""
+    if t.dep_ == "oprd":
+        named = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "dobj")]
+        if named:  # "X was named the new leader of Y", "the council named X the president of Y": X
+            return named
     if t.dep_ in ("attr", "oprd") or (t.dep_ == "xcomp" and lemma(t.head) in load_words().copular_verbs):
         return subjects(t.head)
     if t.dep_ == "appos":

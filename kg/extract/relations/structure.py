@@ -30,10 +30,17 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     for m in ctx.mentions:
         if m.type != "Person" or m.kind != "name" or not m.key:
             continue
-        for title in _titles_of(ctx, m):
+        found = _titles_of(ctx, m)
+        for title in found:
             word = title_word(title)
+            after = ctx.doc[title.i + 1] if title.i + 1 < len(ctx.doc) else None
+            if after in found and f"{word} {title_word(after)}" in ctx.titles:
+                continue  # "Secretary General": the two words are one title, read at the second
             if title.i > 0 and f"{title_word(ctx.doc[title.i - 1])} {word}" in ctx.titles:
                 word = f"{title_word(ctx.doc[title.i - 1])} {word}"  # "Prime Minister", not a minister
+            elif title.i > 1 and ctx.doc[title.i - 1].text == "-" and \
+                    f"{title_word(ctx.doc[title.i - 2])}-{word}" in ctx.titles:
+                word = f"{title_word(ctx.doc[title.i - 2])}-{word}"  # "secretary-general", not a general
             first = title.i - word.count(" ")
             if first > 0 and title_word(ctx.doc[first - 1]) in ctx.words.deputy_words:
                 word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
