@@ -13,7 +13,7 @@ from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
 from .context import Found
-from .parse import lemma, pobjs, stance, title_word
+from .parse import lemma, pobjs, prep_objects, stance, title_word
 
 if TYPE_CHECKING:
     from ...records import Mention
@@ -173,6 +173,8 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
             places = pobjs(c) if c.dep_ == "prep" and c.lower_ in preps else [c] if c.dep_ == "poss" else []
             if c.lower_ == "of" and any(t.i == head.i for p in places for t in (p, *p.conjuncts)):
                 continue  # "the cities of Izium and Kupiansk": the names' own "of"
+            if c.lower_ == "in":  # "a city in the northeast of Aleppo Governorate" (not "northeast of X": beside it)
+                places = [o for p in places for o in (prep_objects(p, "of") if p.lower_ in ctx.words.compass else [p])]
             for p in places:
                 for key in ctx.entities_of(p):
                     if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
