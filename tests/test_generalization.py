@@ -538,3 +538,16 @@ def test_beside_a_place_is_not_in_it(extract):
 ])
 def test_a_countrys_targets_stand_for_its_forces(extract, text, fact):
     assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The city of Mosul, including Mosul International Airport, fell under IS's control.",
+     ("mosul-international-airport", "locatedIn", "mosul")),
+    ("Planes landed at Aleppo International Airport.", None),  # one name, not "Aleppo" and an airport
+])
+def test_a_place_including_another_and_airports_named_after_their_town(extraction, text, fact):
+    result = extraction(text)
+    if fact:
+        assert fact in {(a.subject, a.predicate, a.object) for a in result.assertions}
+    airports = [e for e in result.entities if "Airport" in e.label]
+    assert len(airports) == 1 and airports[0].label.split()[0] in ("Mosul", "Aleppo")

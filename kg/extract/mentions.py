@@ -52,6 +52,11 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \
                 and end not in taken:
             end += 1  # "Mopti Region", "Al Jufra Airbase"
+        if start > 0 and doc[start - 1].ent_type_ == "GPE" and doc[start - 1].pos_ == "PROPN" and \
+                doc[end - 1].lower_ in words.place_suffixes and doc[end - 1].text[:1].isupper():
+            # "Mosul | International Airport": named after the town before it, which NER kept apart
+            start -= 1
+            mentions = [m for m in mentions if m.start != start]
         if end < len(doc) and doc[end - 1].lower_ in words.function_words and end - start > 1:
             governed = _government_of(doc, start, end, gazetteer, words)  # "the Federal Government of Somalia"
             if governed is not None:
@@ -74,7 +79,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
                 continue
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
-    mentions.extend(_place_names(doc, taken, sentence_of, words))
+    places = _place_names(doc, taken, sentence_of, words)
+    mentions = [m for m in mentions if not any(p.start <= m.start and m.end <= p.end for p in places)] + places
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
@@ -102,7 +108,8 @@ def _generic_names(doc, taken, sentence_of, words) -> list[Mention]:
 
 
 def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
-    """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out."""
+    """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out, with the
+    town they are named after ("Mosul International Airport", of which NER saw only "Mosul")."""
     found = []
     for token in tokens(doc):
         kind = words.place_suffixes.get(token.lower_)
@@ -110,7 +117,7 @@ def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
             continue
         start = token.i
         while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper() \
-                and start - 1 not in taken and not doc[start - 1].is_sent_start:
+                and (start - 1 not in taken or doc[start - 1].ent_type_ == "GPE") and not doc[start - 1].is_sent_start:
             start -= 1
         if start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].is_sent_start:
             start -= 1
