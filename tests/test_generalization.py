@@ -551,3 +551,15 @@ def test_a_place_including_another_and_airports_named_after_their_town(extractio
         assert fact in {(a.subject, a.predicate, a.object) for a in result.assertions}
     airports = [e for e in result.entities if "Airport" in e.label]
     assert len(airports) == 1 and airports[0].label.split()[0] in ("Mosul", "Aleppo")
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Iraqi forces drove ISIS militants from Ramadi in December.", ("iraq-armed-forces", "captured", "ramadi")),
+    ("The Taliban were pushed from Kunduz by Afghan forces.", ("afghanistan-armed-forces", "captured", "kunduz")),
+])
+def test_driving_an_enemy_from_a_town_takes_it(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_expelling_diplomats_is_neither_a_capture_nor_an_attack(extract):
+    assert not extract("Russia expelled British diplomats from Moscow.")
