@@ -69,3 +69,23 @@ def test_a_known_person_named_at_length_is_one_person(scored):
     _, _, by_row = scored
     keys = {e.key for e in by_row["c054"].entities if e.type == "Person"}
     assert keys == {"abdrabbuh-mansur-hadi"}, keys  # "Abdu Rabbu Mansour Hadi", not "Abdu Rabbu" and him
+
+
+def test_a_name_is_a_non_fact_only_when_it_names_the_non_fact_closer_than_any_fact():
+    from types import SimpleNamespace as NS
+
+    from kg.eval.sentences import Row
+
+    row = Row("x1", "capture", "IS conquered Zumar and Mosul Dam in the region north of Mosul.",
+              (("Islamic State", "captured", "Mosul Dam"),), (("Islamic State", "captured", "Mosul"),), "")
+    entities = (NS(key="is", label="Islamic State", aliases=frozenset()),
+                NS(key="dam", label="Mosul Dam", aliases=frozenset()), NS(key="mosul", label="Mosul", aliases=frozenset()))
+
+    def scored(*objects):
+        return score([row], [NS(entities=entities, assertions=[NS(subject="is", predicate="captured", object=o)
+                                                               for o in objects])])
+
+    dam = scored("dam")  # "Mosul Dam" contains "Mosul", but is the fact's own name
+    assert (dam.found, dam.nonfact_hits, dam.predicted_right) == (1, 0, 1)
+    city = scored("mosul")  # the city itself is the non-fact (and, by containment, a match of the fact)
+    assert city.nonfact_hits == 1

@@ -6,7 +6,9 @@ words).
 A fact is found when an assertion of its relation links entities named as the fact names them:
 equal names, or one containing the other as whole words (so "ISIL" names the ISIL entity, and
 "Syrian Democratic Forces" the SDF entity whose surface forms include it). Symmetric relations
-match either way round.
+match either way round. An assertion hits a non-fact only when it names the non-fact more closely
+than any of the row's facts: an entity named "Mosul Dam" captured is the fact "captured Mosul Dam",
+not the non-fact "captured Mosul" that its name contains.
 """
 
 from __future__ import annotations
@@ -30,8 +32,16 @@ def norm(text: str) -> str:
 
 
 def names_match(name: str, names: set[str]) -> bool:
-    n = f" {norm(name)} "
-    return any(f" {m} " in n or n in f" {m} " for m in map(norm, names) if m)
+    return name_fit(name, names) > 0
+
+
+def name_fit(name: str, names: set[str]) -> int:
+    """2 when one of ``names`` is ``name``, 1 when one contains it or is contained in it as whole words, else 0."""
+    n = norm(name)
+    normed = [m for m in map(norm, names) if m]
+    if n in normed:
+        return 2
+    return int(any(f" {m} " in f" {n} " or f" {n} " in f" {m} " for m in normed))
 
 
 @dataclass(frozen=True)
@@ -85,13 +95,22 @@ def score(rows: list[Row], extractions) -> Score:
         asserted = {(a.subject, a.predicate, a.object) for a in extraction.assertions}
         counts = out.by_construction.setdefault(row.construction, Counter())
 
-        def hit(triple, s, p, o) -> bool:
+        def fit(triple, s, p, o) -> int:
+            """How well an assertion names a triple: 0 not at all, else the worse of its two names' fits."""
             fs, fp, fo = triple
             if fp != p:
-                return False
+                return 0
             sn, on = names.get(s, {s}), names.get(o, {o})
-            return (names_match(fs, sn) and names_match(fo, on)) or (
-                p in symmetric and names_match(fs, on) and names_match(fo, sn))
+            return max(min(name_fit(fs, sn), name_fit(fo, on)),
+                       min(name_fit(fs, on), name_fit(fo, sn)) if p in symmetric else 0)
+
+        def hit(triple, s, p, o) -> bool:
+            return fit(triple, s, p, o) > 0
+
+        def nonfact_hit(triple, a) -> bool:
+            # a non-fact only by a closer name than any fact's: "Mosul Dam" captured is the fact
+            # "captured Mosul Dam", not the non-fact "captured Mosul" its name contains
+            return fit(triple, *a) > max((fit(t, *a) for t in row.facts), default=0)
 
         for triple in row.facts:
             out.facts += 1
@@ -103,14 +122,14 @@ def score(rows: list[Row], extractions) -> Score:
                 out.missed.append(f"{row.id} {'|'.join(triple)}")
         for triple in row.nonfacts:
             out.nonfacts += 1
-            if any(hit(triple, *a) for a in asserted):
+            if any(nonfact_hit(triple, a) for a in asserted):
                 out.nonfact_hits += 1
                 out.wrong.append(f"{row.id} NONFACT {'|'.join(triple)}")
         for a in asserted:
             out.predicted += 1
             if any(hit(t, *a) for t in row.facts):
                 out.predicted_right += 1
-            elif not any(hit(t, *a) for t in row.nonfacts):
+            elif not any(nonfact_hit(t, a) for t in row.nonfacts):
                 label = lambda k: sorted(names.get(k, {k}), key=len)[-1]  # noqa: E731
                 out.wrong.append(f"{row.id} {label(a[0])}|{a[1]}|{label(a[2])}")
     return out

@@ -26,19 +26,25 @@ from spacy.util import filter_spans, registry
 
 from .docindex import gazetteer_ids  # noqa: F401  (registers the token extension kg_id)
 from .gazetteer import Gazetteer, load_gazetteer
-from .words import load_lemmas, load_words
+from .words import load_fixed_tags, load_lemmas, load_words
 
 NAMES_KEY = "kg_names"
 NER_LABEL = {"Person": "PERSON", "Country": "GPE", "Settlement": "GPE", "Region": "LOC"}
 
 
 def add_abbreviations(nlp: Language) -> None:
-    """Ranks' abbreviations ("Sgt.", "Lt.") are one token each, as "Gen." already is: the tokenizer's
-    special cases, so that the parser does not end a sentence before the name."""
-    for abbreviation in load_words().title_abbreviations:
+    """Ranks' abbreviations ("Sgt.", "Lt.") are one token each, as "Gen." already is, and so are
+    hyphenated titles ("Secretary-General", split at its hyphen the parser ended a sentence
+    there): the tokenizer's special cases, so that the parser does not end a sentence before the name."""
+    words = load_words()
+    for abbreviation in words.title_abbreviations:
         if abbreviation.endswith(".") and abbreviation.count(".") == 1:
             for form in (abbreviation, abbreviation.capitalize(), abbreviation.upper()):
                 nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
+    for title in (t for t in words.person_titles if "-" in t):
+        titled = "-".join(p if p in words.function_words else p.capitalize() for p in title.split("-"))
+        for form in (title, title.capitalize(), titled, title.upper()):
+            nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
 
 
 @Language.factory("kg_paragraphs", default_config={})
@@ -294,21 +300,34 @@ def add_lemma_ruler(nlp: Language, after: str) -> None:
 @Language.factory("kg_lemmas", default_config={})
 def make_lemmas(nlp: Language, name: str) -> "Lemmas":
     return Lemmas({(form, tag): lemma for pos, forms in load_lemmas().items() for form, lemma in forms.items()
-                   for tag in LEMMA_TAGS[pos]})
+                   for tag in LEMMA_TAGS[pos]}, load_fixed_tags())
+
+
+# the part of speech and morphology spaCy's English tag map gives the tags a form is fixed to
+FIXED = {"VBD": ("VERB", "Tense=Past|VerbForm=Fin"), "VBN": ("VERB", "Aspect=Perf|Tense=Past|VerbForm=Part"),
+         "NN": ("NOUN", "Number=Sing"), "NNS": ("NOUN", "Number=Plur")}
 
 
 class Lemmas:
     """Sets the lemma of a word form with a verb's (or a noun's) tag, as an ``attribute_ruler`` with
     one pattern a form would, by one dictionary look-up a token (measured: the ruler's Matcher
-    took 3.2 ms an article, this 0.1 ms). The model's lemmatizer leaves a lemma already set alone."""
+    took 3.2 ms an article, this 0.1 ms). The model's lemmatizer leaves a lemma already set alone.
+    A form whose part of speech is never in doubt ("retook", "airstrikes") and was tagged as the
+    other gets its own tag first."""
 
-    def __init__(self, table: dict[tuple[str, str], str]) -> None:
+    def __init__(self, table: dict[tuple[str, str], str], fixed: dict[str, str]) -> None:
         self.table = table
-        self.forms = frozenset(form for form, _ in table)
+        self.fixed = fixed
+        self.forms = frozenset(form for form, _ in table) | frozenset(fixed)
 
     def __call__(self, doc: Doc) -> Doc:
         for token in doc:
             if token.lower_ in self.forms:
+                tag = self.fixed.get(token.lower_)
+                if tag and tag[:2] != token.tag_[:2] and token.tag_[:2] in ("NN", "VB"):
+                    pos_, morph = FIXED[tag]
+                    token.tag_, token.pos_ = tag, pos_
+                    token.set_morph(morph)
                 lemma = self.table.get((token.lower_, token.tag_))
                 if lemma is not None:
                     token.lemma_ = lemma

@@ -37,6 +37,10 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
         start, end = _trim(ent, words)
+        if ent.label_ != "PERSON" and end < len(doc) and doc[end].ent_type_ == "PERSON":
+            # "UN envoy | Staffan de Mistura", "Houthi spokesman | X": a title before a name is not the name's
+            while end - start > 1 and doc[end - 1].lower_ in words.person_titles:
+                end -= 1
         if ent.label_ != "PERSON" and end < len(doc) and doc[end].lower_ in words.person_titles:
             # "British Defence | Secretary Michael Fallon": the office is the title's, not a name
             while end > start and doc[end - 1].lower_ in words.person_titles:
@@ -48,6 +52,11 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \
                 and end not in taken:
             end += 1  # "Mopti Region", "Al Jufra Airbase"
+        if start > 0 and doc[start - 1].ent_type_ == "GPE" and doc[start - 1].pos_ == "PROPN" and \
+                doc[end - 1].lower_ in words.place_suffixes and doc[end - 1].text[:1].isupper():
+            # "Mosul | International Airport": named after the town before it, which NER kept apart
+            start -= 1
+            mentions = [m for m in mentions if m.start != start]
         if end < len(doc) and doc[end - 1].lower_ in words.function_words and end - start > 1:
             governed = _government_of(doc, start, end, gazetteer, words)  # "the Federal Government of Somalia"
             if governed is not None:
@@ -70,7 +79,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
                 continue
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
-    mentions.extend(_place_names(doc, taken, sentence_of, words))
+    places = _place_names(doc, taken, sentence_of, words)
+    mentions = [m for m in mentions if not any(p.start <= m.start and m.end <= p.end for p in places)] + places
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
@@ -98,7 +108,8 @@ def _generic_names(doc, taken, sentence_of, words) -> list[Mention]:
 
 
 def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
-    """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out."""
+    """Capitalized names ending in a place word ("Ghardabiya Air Base") that NER left out, with the
+    town they are named after ("Mosul International Airport", of which NER saw only "Mosul")."""
     found = []
     for token in tokens(doc):
         kind = words.place_suffixes.get(token.lower_)
@@ -106,7 +117,7 @@ def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
             continue
         start = token.i
         while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper() \
-                and start - 1 not in taken and not doc[start - 1].is_sent_start:
+                and (start - 1 not in taken or doc[start - 1].ent_type_ == "GPE") and not doc[start - 1].is_sent_start:
             start -= 1
         if start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].is_sent_start:
             start -= 1
@@ -126,20 +137,32 @@ def _is_name(text: str) -> bool:
 
 
 def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
-    """"the town of Bardhere": a proper noun NER missed, named a place by the noun it belongs to."""
+    """"the town of Bardhere", "Al-Bab is a town in ...", "Hajin, a town on the Euphrates": a proper
+    noun NER missed, named a place by the noun it belongs to or is said to be."""
     found = []
     for token in tokens(doc):
-        if token.i in taken or token.pos_ != "PROPN" or not _is_name(token.text) or token.dep_ != "pobj":
+        if token.i in taken or token.pos_ != "PROPN" or not _is_name(token.text):
             continue
-        if token.head.lower_ != "of" or token.head.head.lemma_.lower() not in words.place_heads:
+        head = _place_head_of(token, words)
+        if head is None:
             continue
         start = min([token.i] + [c.i for c in children(token) if c.dep_ == "compound" and c.pos_ == "PROPN"])
         if any(i in taken for i in range(start, token.i + 1)):
             continue
-        kind = words.place_suffixes.get(token.head.head.lemma_.lower(), "Settlement")
+        kind = words.place_suffixes.get(head.lemma_.lower(), "Settlement")
         found.append(mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found
+
+
+def _place_head_of(token, words: Words):
+    """The place noun that names ``token`` a place: "the town of X", "X is a town", "X, a town"."""
+    heads = words.place_heads
+    if token.dep_ == "pobj" and token.head.lower_ == "of" and token.head.head.lemma_.lower() in heads:
+        return token.head.head
+    if token.dep_ == "nsubj" and token.head.lemma_.lower() in words.copular_verbs:
+        return next((c for c in children(token.head) if c.dep_ == "attr" and c.lemma_.lower() in heads), None)
+    return next((c for c in children(token) if c.dep_ == "appos" and c.lemma_.lower() in heads), None)
 
 
 def _government_named_by_person(m: Mention, gazetteer: Gazetteer, words: Words) -> Mention:
@@ -231,7 +254,7 @@ def _geonames(m: Mention, countries: set[str] = frozenset()) -> Mention:
 def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> Mention:
     """A name NER took for a person or organization that the sentence shows is a place:
     "the town of Douentza", "the towns of Bin Jawad and Noufiliyah", "Gobanale, Somalia",
-    "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib"."""
+    "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib", "Hajin is a town"."""
     if m.gazetteer_id or m.kind != "name" or m.type in ("Settlement", "Region", "Country"):
         return m
     head = doc[m.end - 1]
@@ -251,6 +274,9 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             gazetteer.entries[ids[m.end + 1]].type == "Country" and (m.type != "Person" or len(m.text.split()) == 1):
         place = "town"  # "Gobanale, Somalia"
+    elif t.dep_ == "nsubj" and t.head.lemma_.lower() in words.copular_verbs and any(
+            c.dep_ == "attr" and c.lemma_.lower() in words.place_heads for c in children(t.head)):
+        place = next(c.lemma_.lower() for c in children(t.head) if c.dep_ == "attr")  # "Hajin is a town in"
     elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
             any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):
         place = "town"  # "Saraqib lies in Idlib Governorate", "X is located in"

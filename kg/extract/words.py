@@ -50,6 +50,7 @@ class Words:
     naming_verbs: frozenset[str]
     location_verbs: frozenset[str]
     title_abbreviations: frozenset[str]
+    deputy_words: frozenset[str]
     # mentions and names
     function_words: frozenset[str]
     locative_prepositions: frozenset[str]
@@ -132,3 +133,16 @@ def load_lemmas() -> dict[str, dict[str, str]]:
         for prefix in data.get("prefixes", ()):
             verbs.setdefault(prefix + form, prefix.rstrip("-") + lemma)
     return {"VERB": verbs, "NOUN": dict(data.get("nouns", {}))}
+
+
+def load_fixed_tags() -> dict[str, str]:
+    """Form -> tag of the forms whose part of speech ontology/lemmas.toml says is never in doubt;
+    verb forms also with the prefixes."""
+    data = tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
+    tags = {}
+    for form, tag in data.get("fixed_tags", {}).items():
+        tags[form] = tag
+        if tag.startswith("VB"):
+            for prefix in data.get("prefixes", ()):
+                tags.setdefault(prefix + form, tag)
+    return tags

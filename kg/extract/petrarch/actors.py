@@ -10,7 +10,8 @@ knowledge graph, so each record goes through these steps:
 * alias filters: never 1-2 characters or an everyday word or phrase; a country's cities, regions,
   landmarks and nicknames (PETRARCH codes DAMASCUS and ALEPPO as SYRIA) are dropped, its demonyms
   kept apart; an organization's leaders and members (PETRARCH codes SALIM_IDRIS as the FREE SYRIAN
-  ARMY) are dropped, so are organizations listed under a person ("Assad regime");
+  ARMY) are dropped, so are organizations listed under a person ("Assad regime"), and offices
+  coded as their organization ("UN Envoy", "American Vice President": kg reads them as titles);
 * records with the same name are merged, an acronym record folds into the one it abbreviates; an
   alias two actors share, or another actor's name, is ambiguous and goes;
 * ``gazetteer``: the hand gazetteer's entry with the same name key, so a loader merges the two.
@@ -432,6 +433,11 @@ def _actor(raw: RawActor, world: World, acronyms: frozenset[str], given_names: f
         label = primary_tokens[0].upper()  # a short one-word organization name is an acronym: ETA, ISIL
     if _too_short(label) or _is_common(label, world) or not _latin(label):
         stats["dropped record: name too short or a common word"] += 1
+        return None
+    if kind != "Person" and label.lower().split()[-1] in load_words().speaker_titles:
+        # "UN Envoy", "American Vice President": an office, which kg reads as a title ("UN envoy
+        # Staffan de Mistura" is a member of the UN), not an actor of its own
+        stats["dropped record: an office (read as a title)"] += 1
         return None
     iso3 = code if kind == "Country" and code in world.countries else _iso3(code, world)
     actor = Actor(label, kind, match_key(label), code=code, iso3=iso3, sources=[f"petrarch2:{raw.file}:{raw.line}"],

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ...names import match_key
 from ...ontology import is_a
 from ..docindex import children
-from .parse import lemma, opening_adverb, pobjs, stance, subjects
+from .parse import forms, lemma, opening_adverb, pobjs, stance, subjects
 from .parse import undertakers as undertakers_of
 
 if TYPE_CHECKING:
@@ -42,7 +42,8 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     mention = ctx.at.get(token.i)
     if mention is not None and mention.key:
         return [mention.key]
-    if token.dep_ in ("amod", "compound", "npadvmod", "nmod") and not stance(token):
+    modifier = ("amod", "compound", "npadvmod", "nmod")
+    if (token.dep_ in modifier or (token.dep_ == "conj" and token.head.dep_ in modifier)) and not stance(token):
         country = ctx.gazetteer.country_of_demonym(token.text)
         if country:  # "our Somali partners", "Iranian-backed"
             return [country]
@@ -62,7 +63,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         if governed:
             return [governed]
     place_head = lemma_ in words.place_heads
-    if not (place_head or lemma_ in words.members or token.lower_ in words.members):
+    if not (place_head or forms(token, lemma_) & words.members):  # "fighters"; "air power": with its compound
         return []
     if lemma_ in words.undertaking_nouns:  # "the offensive (launched by X)": who wages it
         keys = _first(ctx, [u for u in undertakers_of(token) if u.i not in seen and u.i != token.i], seen | {token.i})
@@ -130,7 +131,8 @@ def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
     words = ctx.words
     if any(lemma(c) in words.opposition_words or c.lower_ in words.opposition_words for c in children(token)):
         return []
-    if lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words or lemma_ in words.military_assets:
+    if (lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words
+            or forms(token, lemma_) & words.military_assets):  # "Russian air power": the compound's form too
         for c in children(token):
             forces = ctx.armed_forces(ctx.country_of(c)) if not stance(c) else None
             if forces:

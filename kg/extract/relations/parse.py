@@ -25,13 +25,19 @@ def forms(token, lemma_: str | None = None) -> set[str]:
     word it follows ("together with", "along with", "as part of")."""
     lemma_ = lemma_ or lemma(token)
     out = {lemma_, token.lower_}
-    if pos(token) == "ADP" and token.i > 0 and token.head.i == token.i - 1:
-        out.add(f"{token.head.lower_} {lemma_}")
+    if pos(token) == "ADP" and token.i > 0:
+        before = token.doc[token.i - 1]
+        if token.head.i == before.i or (before.head.i == token.i and before.dep_ == "advmod"):
+            out.add(f"{before.lower_} {lemma_}")  # "along with"; "together with" when "together" hangs on "with"
     for c in children(token):
         if c.dep_ == "prt":
             out.add(f"{lemma_} {c.lower_}")
         elif c.dep_ == "compound" and c.i == token.i - 1:
             out.add(f"{c.lower_} {lemma_}")
+    if token.pos_ == "PROPN":  # "Operation Olive Branch", "Operation Inherent Resolve": a named operation
+        first = min((c for c in children(token) if c.dep_ == "compound"), key=lambda c: c.i, default=None)
+        if first is not None and first.i < token.i and first.lower_ in load_words().undertaking_nouns:
+            out.add(first.lower_)
     return out
 
 
@@ -147,16 +153,17 @@ def light_verb(noun, light_verbs: frozenset[str]):
     """The verb a trigger noun is the object of ("launched an offensive", "agreed to a truce"),
     if it is one of ``light_verbs`` (any verb when the rule names none)."""
     head = noun.head
+    via = None
     if noun.dep_ in ("dobj", "nsubjpass", "attr") and head.pos_ in ("VERB", "AUX"):
         verb = head
     elif noun.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ in ("VERB", "AUX"):
-        verb = head.head
+        verb, via = head.head, head.lower_
     elif noun.dep_ == "conj":
         return light_verb(noun.head, light_verbs)
     else:
         return None
-    if light_verbs and not (forms(verb) & light_verbs):
-        return None
+    if light_verbs and not (forms(verb) & light_verbs) and f"{lemma(verb)} {via}" not in light_verbs:
+        return None  # a light verb with its preposition ("come under" fire) takes the noun only through it
     return verb
 
 

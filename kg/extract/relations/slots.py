@@ -84,8 +84,9 @@ def _preposition(t, rule, word: str) -> list:
                 found.extend(prep_objects(holder, word))
     if not found and pos(t) in ("VERB", "NOUN") and word != "of":
         # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
-        # the parser hangs the phrase on the noun before (but "of" there is the noun's own)
-        for prep in [c for c in kids if c.dep_ == "prep"]:
+        # the parser hangs the phrase on the noun before (but "of" there is the noun's own); only
+        # after the trigger: "With help from Iran, the Houthis seized" is no seizure from Iran
+        for prep in [c for c in kids if c.dep_ == "prep" and c.i > t.i]:
             for pobj in pobjs(prep):
                 found.extend(prep_objects(pobj, word))
     if not found and pos(t) == "NOUN":
@@ -112,6 +113,10 @@ def _preposition(t, rule, word: str) -> list:
         verb = t.head
         for holder in [verb, *[c for c in children(verb) if c.dep_ == "dobj"]]:
             found.extend(prep_objects(holder, word))
+    if word == "between":
+        # "between the Kurdish YPG and Islamic State militants": two names sharing one head noun
+        found += [m for p in found for m in children(p)
+                  if m.dep_ in ("nmod", "compound") and m.i < p.i and any(c.dep_ == "conj" for c in children(m))]
     return found
 
 
@@ -138,6 +143,15 @@ def clause_prep_objects(verb, word: str) -> list:
             continue  # not into another phrase: "in response to attacks on Y" is not the verb's
         todo.extend(c for c in kids if c.dep_ not in CLAUSE_BOUNDARIES)
     return sorted(found, key=lambda x: x.i)
+
+
+@slot("appositive")
+def _appositive(t, rule) -> list:
+    """What the trigger noun names in apposition: "its backers, Russia and Iran" (which the parser
+    often takes for a coordination: a name right after the comma)."""
+    doc = t.doc
+    return [c for c in children(t) if c.i > t.i and (c.dep_ == "appos" or (
+        c.dep_ == "conj" and c.pos_ == "PROPN" and c.i == t.i + 2 and doc[t.i + 1].text == ","))]
 
 
 @slot("poss")
@@ -193,7 +207,10 @@ def _adverbial_subject(t, rule) -> list:
         return subjects(qualified)
     if pos(qualified) != "NOUN":
         return []
-    return event_agents(qualified) or _clause_subject(qualified)
+    found = event_agents(qualified) or _clause_subject(qualified)
+    if not found and qualified.dep_ in ("nsubj", "nsubjpass"):
+        found = [qualified]  # "The regime, with the support of Russia, besieged Aleppo": the subject itself
+    return found
 
 
 NOUN_PHRASE_LINKS = frozenset({"conj", "dobj", "pobj", "prep", "appos", "relcl", "attr"})
@@ -277,6 +294,10 @@ def _governor(t, rule) -> list:
 @slot("predicated")
 def _predicated(t, rule) -> list:
     """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of"."""
+    if t.dep_ == "oprd":
+        named = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "dobj")]
+        if named:  # "X was named the new leader of Y", "the council named X the president of Y": X
+            return named
     if t.dep_ in ("attr", "oprd") or (t.dep_ == "xcomp" and lemma(t.head) in load_words().copular_verbs):
         return subjects(t.head)
     if t.dep_ == "appos":

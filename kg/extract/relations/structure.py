@@ -13,7 +13,7 @@ from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
 from .context import Found
-from .parse import lemma, pobjs, stance, title_word
+from .parse import lemma, pobjs, prep_objects, stance, title_word
 
 if TYPE_CHECKING:
     from ...records import Mention
@@ -30,10 +30,20 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     for m in ctx.mentions:
         if m.type != "Person" or m.kind != "name" or not m.key:
             continue
-        for title in _titles_of(ctx, m):
+        found = _titles_of(ctx, m)
+        for title in found:
             word = title_word(title)
+            after = ctx.doc[title.i + 1] if title.i + 1 < len(ctx.doc) else None
+            if after in found and f"{word} {title_word(after)}" in ctx.titles:
+                continue  # "Secretary General": the two words are one title, read at the second
             if title.i > 0 and f"{title_word(ctx.doc[title.i - 1])} {word}" in ctx.titles:
                 word = f"{title_word(ctx.doc[title.i - 1])} {word}"  # "Prime Minister", not a minister
+            elif title.i > 1 and ctx.doc[title.i - 1].text == "-" and \
+                    f"{title_word(ctx.doc[title.i - 2])}-{word}" in ctx.titles:
+                word = f"{title_word(ctx.doc[title.i - 2])}-{word}"  # "secretary-general", not a general
+            first = title.i - word.count(" ")
+            if first > 0 and title_word(ctx.doc[first - 1]) in ctx.words.deputy_words:
+                word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
             sub_unit = heads_a_part(ctx, title)
             if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
                     or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
@@ -163,6 +173,8 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
             places = pobjs(c) if c.dep_ == "prep" and c.lower_ in preps else [c] if c.dep_ == "poss" else []
             if c.lower_ == "of" and any(t.i == head.i for p in places for t in (p, *p.conjuncts)):
                 continue  # "the cities of Izium and Kupiansk": the names' own "of"
+            if c.lower_ == "in":  # "a city in the northeast of Aleppo Governorate" (not "northeast of X": beside it)
+                places = [o for p in places for o in (prep_objects(p, "of") if p.lower_ in ctx.words.compass else [p])]
             for p in places:
                 for key in ctx.entities_of(p):
                     if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ... import ontology
 from ..docindex import tokens
 from ..lexicon import POS, Lexicon, Rule
 from .context import Found
@@ -38,7 +39,8 @@ class Triggers:
             if p not in self.by_form:
                 continue
             by_form, lemma_ = self.by_form[p], lemma(token)
-            if lemma_ not in by_form and token.lower_ not in by_form and lemma_ not in self.in_phrases[p]:
+            if (lemma_ not in by_form and token.lower_ not in by_form and lemma_ not in self.in_phrases[p]
+                    and token.pos_ != "PROPN"):  # a name's first word may make it a trigger: "Operation X"
                 continue
             matched = {self.order[r.id]: r for form in forms(token, lemma_) for r in by_form.get(form, ())}
             for _, rule in sorted(matched.items()):
@@ -60,10 +62,11 @@ def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
 
 
 def _entities(ctx: Context, trigger, slot: str, rule: Rule) -> list[str]:
-    keys: list[str] = []
+    own = ctx.at.get(trigger.i)  # a named trigger ("Operation Olive Branch") is none of its own arguments
+    keys: list[str] = [own.key] if own is not None and own.key else []
     for token in fill(trigger, slot, rule):
         keys.extend(k for k in ctx.entities_of(token) if k not in keys)
-    return keys
+    return keys[1:] if own is not None and own.key else keys
 
 
 def _first_filled(ctx: Context, trigger, slots: tuple[str, ...], rule: Rule) -> list[str]:
@@ -76,6 +79,10 @@ def _first_filled(ctx: Context, trigger, slots: tuple[str, ...], rule: Rule) -> 
 
 
 def _pairs(keys: list[str], rule: Rule, trigger: int) -> Iterator[Found]:
-    for i, a in enumerate(keys):
+    """Every two of the parties of a symmetric relation ("a truce between A, B and C"); of any
+    other, the first with each of the rest: "a war between A and the allied B and C" is A's
+    against B and C, not B's against C."""
+    symmetric = ontology.relations()[rule.relation].symmetric
+    for i, a in enumerate(keys if symmetric else keys[:1]):
         for b in keys[i + 1:]:
             yield Found(a, b, rule, trigger)
