@@ -22,7 +22,7 @@ def test_timeline_picture_for_reports(example_store, tmp_path):
     out = tmp_path / "timeline.png"
     result = run_kg("viz", "--timeline", "--store", str(example_store), "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert result.stderr == f"wrote {out}: 8 events\n"
+    assert result.stderr == f"wrote {out}: 9 events\n"
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20000
     arsal = run_kg("viz", "--timeline", "--entity", "arsal", "--store", str(example_store), "-o", str(out))
     assert arsal.stderr == f"wrote {out}: 3 events\n"
@@ -58,13 +58,14 @@ def test_timeline_page_in_a_real_browser_offline(example_store, tmp_path):
     try:
         open_offline(browser, page)
         times = [r.get_attribute("data-time") for r in browser.find_elements("css selector", "g.row")]
-        assert times == ["2014", "2014", "2014", "2015-11", "2017-07", "2017-08-27", "2017-08-28", "2017-08-28"]
-        assert browser.find_element("id", "counts").text == "8 of 8 events"
+        assert times == ["2014", "2014", "2014", "2015-11", "2017-07", "2017-08-27", "2017-08-28", "2017-08-28",
+                         "2017-08-28"]
+        assert browser.find_element("id", "counts").text == "9 of 9 events"
 
         # one entity's events
         browser.find_element("id", "entity").send_keys("Arsal")
         assert len(browser.find_elements("css selector", "g.row")) == 3
-        assert browser.find_element("id", "counts").text == "3 of 8 events"
+        assert browser.find_element("id", "counts").text == "3 of 9 events"
         browser.execute_script("const e = document.getElementById('entity'); e.value = '';"
                                "e.dispatchEvent(new Event('input'))")
 
