@@ -37,12 +37,10 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
         start, end = _trim(ent, words)
-        if ent.label_ != "PERSON" and end < len(doc) and doc[end].ent_type_ == "PERSON":
-            # "UN envoy | Staffan de Mistura", "Houthi spokesman | X": a title before a name is not the name's
-            while end - start > 1 and doc[end - 1].lower_ in words.person_titles:
-                end -= 1
-        if ent.label_ != "PERSON" and end < len(doc) and doc[end].lower_ in words.person_titles:
-            # "British Defence | Secretary Michael Fallon": the office is the title's, not a name
+        if ent.label_ != "PERSON" and end < len(doc) and (doc[end].lower_ in words.person_titles
+                                                          or doc[end].ent_type_ == "PERSON"):
+            # "British Defence | Secretary Michael Fallon", "UN envoy | Staffan de Mistura": the
+            # office before a person's name is the title's, not a name
             while end > start and doc[end - 1].lower_ in words.person_titles:
                 end -= 1
             if end > start and gazetteer.country_of_demonym(span_text(doc[start:end])):
@@ -143,26 +141,29 @@ def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
     for token in tokens(doc):
         if token.i in taken or token.pos_ != "PROPN" or not _is_name(token.text):
             continue
-        head = _place_head_of(token, words)
-        if head is None:
+        nouns = place_nouns(token, words)
+        if not nouns:
             continue
         start = min([token.i] + [c.i for c in children(token) if c.dep_ == "compound" and c.pos_ == "PROPN"])
         if any(i in taken for i in range(start, token.i + 1)):
             continue
-        kind = words.place_suffixes.get(head.lemma_.lower(), "Settlement")
+        kind = words.place_suffixes.get(nouns[0].lemma_.lower(), "Settlement")
         found.append(mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found
 
 
-def _place_head_of(token, words: Words):
-    """The place noun that names ``token`` a place: "the town of X", "X is a town", "X, a town"."""
+def place_nouns(token, words: Words) -> list:
+    """The place nouns that say ``token`` is a place: "the town of X", "X, a town", "X is a town".
+    (The relation stage reads what holds the place from the same nouns.)"""
     heads = words.place_heads
+    out = []
     if token.dep_ == "pobj" and token.head.lower_ == "of" and token.head.head.lemma_.lower() in heads:
-        return token.head.head
+        out.append(token.head.head)
+    out += [c for c in children(token) if c.dep_ == "appos" and c.lemma_.lower() in heads]
     if token.dep_ == "nsubj" and token.head.lemma_.lower() in words.copular_verbs:
-        return next((c for c in children(token.head) if c.dep_ == "attr" and c.lemma_.lower() in heads), None)
-    return next((c for c in children(token) if c.dep_ == "appos" and c.lemma_.lower() in heads), None)
+        out += [c for c in children(token.head) if c.dep_ == "attr" and c.lemma_.lower() in heads]
+    return out
 
 
 def _government_named_by_person(m: Mention, gazetteer: Gazetteer, words: Words) -> Mention:
@@ -263,20 +264,16 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     t = head
     while t.dep_ == "conj" and t.head.i != t.i:
         t = t.head
-    if t.dep_ == "pobj" and t.head.lower_ == "of" and t.head.head.lemma_.lower() in words.place_heads:
-        place = t.head.head.lemma_.lower()
+    nouns = place_nouns(t, words) or place_nouns(head, words)
+    if nouns:  # "the town of Douentza", "Hajin, a town on the Euphrates", "Hajin is a town in"
+        place = nouns[0].lemma_.lower()
     elif t.dep_ == "appos" and t.head.lemma_.lower() in words.place_heads:
         place = t.head.lemma_.lower()
     elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in words.place_heads and t.head.i == m.end:
         place = t.head.lemma_.lower()
-    elif any(c.dep_ == "appos" and c.lemma_.lower() in words.place_heads for c in children(head)):
-        place = "town"
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             gazetteer.entries[ids[m.end + 1]].type == "Country" and (m.type != "Person" or len(m.text.split()) == 1):
         place = "town"  # "Gobanale, Somalia"
-    elif t.dep_ == "nsubj" and t.head.lemma_.lower() in words.copular_verbs and any(
-            c.dep_ == "attr" and c.lemma_.lower() in words.place_heads for c in children(t.head)):
-        place = next(c.lemma_.lower() for c in children(t.head) if c.dep_ == "attr")  # "Hajin is a town in"
     elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
             any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):
         place = "town"  # "Saraqib lies in Idlib Governorate", "X is located in"

@@ -126,23 +126,28 @@ def load_words() -> Words:
 def load_lemmas() -> dict[str, dict[str, str]]:
     """Part of speech ("VERB", "NOUN") -> inflected form -> lemma, from ontology/lemmas.toml; verb
     forms also with their prefixes ("retook")."""
-    data = tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
-    verbs = {}
-    for form, lemma in data["forms"].items():
-        verbs[form] = lemma
-        for prefix in data.get("prefixes", ()):
-            verbs.setdefault(prefix + form, prefix.rstrip("-") + lemma)
-    return {"VERB": verbs, "NOUN": dict(data.get("nouns", {}))}
+    data = _lemmas_file()
+    return {"VERB": _prefixed(data["forms"], data, lambda prefix, lemma: prefix.rstrip("-") + lemma),
+            "NOUN": dict(data.get("nouns", {}))}
 
 
 def load_fixed_tags() -> dict[str, str]:
     """Form -> tag of the forms whose part of speech ontology/lemmas.toml says is never in doubt;
     verb forms also with the prefixes."""
-    data = tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
-    tags = {}
-    for form, tag in data.get("fixed_tags", {}).items():
-        tags[form] = tag
-        if tag.startswith("VB"):
-            for prefix in data.get("prefixes", ()):
-                tags.setdefault(prefix + form, tag)
-    return tags
+    data = _lemmas_file()
+    fixed = data.get("fixed_tags", {})
+    verbs = _prefixed({f: t for f, t in fixed.items() if t.startswith("VB")}, data, lambda _, tag: tag)
+    return {**verbs, **fixed}
+
+
+def _lemmas_file() -> dict:
+    return tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
+
+
+def _prefixed(table: dict[str, str], data: dict, value) -> dict[str, str]:
+    """``table`` with each form also under the file's prefixes ("re" + "took"), its value ``value(prefix, v)``."""
+    out = dict(table)
+    for form, v in table.items():
+        for prefix in data.get("prefixes", ()):
+            out.setdefault(prefix + form, value(prefix, v))
+    return out

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
+from ..mentions import place_nouns
 from .context import Found
 from .parse import lemma, pobjs, prep_objects, stance, title_word
 
@@ -38,9 +39,6 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
                 continue  # "Secretary General": the two words are one title, read at the second
             if title.i > 0 and f"{title_word(ctx.doc[title.i - 1])} {word}" in ctx.titles:
                 word = f"{title_word(ctx.doc[title.i - 1])} {word}"  # "Prime Minister", not a minister
-            elif title.i > 1 and ctx.doc[title.i - 1].text == "-" and \
-                    f"{title_word(ctx.doc[title.i - 2])}-{word}" in ctx.titles:
-                word = f"{title_word(ctx.doc[title.i - 2])}-{word}"  # "secretary-general", not a general
             first = title.i - word.count(" ")
             if first > 0 and title_word(ctx.doc[first - 1]) in ctx.words.deputy_words:
                 word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
@@ -147,16 +145,11 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
     """The name's head and the generic nouns that hold it ("the town of X", "the capital X")."""
     doc, words = ctx.doc, ctx.words
     head = doc[m.end - 1]
-    holders = [head]
-    if head.dep_ == "pobj" and head.head.lower_ == "of" and lemma(head.head.head) in words.place_heads:
-        holders.append(head.head.head)
+    holders = [head, *place_nouns(head, words)]  # "the town of X", "X, a town", "Mosul is a major city in"
     if m.start > 0 and lemma(doc[m.start - 1]) in words.place_heads:
         holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
-    for holder in list(holders):  # "the city of Raqqa, a self-proclaimed ISIL capital in Syria"
-        holders += [c for c in children(holder) if c.dep_ == "appos" and lemma(c) in words.place_heads]
-        if holder.dep_ == "nsubj" and lemma(holder.head) in words.copular_verbs:
-            # "Mosul is a major city in northern Iraq"
-            holders += [c for c in children(holder.head) if c.dep_ == "attr" and lemma(c) in words.place_heads]
+    for holder in holders[1:]:  # "the city of Raqqa, a self-proclaimed ISIL capital in Syria"
+        holders += [n for n in place_nouns(holder, words) if n not in holders]
     for holder in list(holders):
         # "Kunduz, located in northern Afghanistan"
         holders += [c for c in children(holder) if c.dep_ in ("acl", "relcl") and lemma(c) in words.location_verbs]

@@ -63,10 +63,11 @@ def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
 
 def _entities(ctx: Context, trigger, slot: str, rule: Rule) -> list[str]:
     own = ctx.at.get(trigger.i)  # a named trigger ("Operation Olive Branch") is none of its own arguments
-    keys: list[str] = [own.key] if own is not None and own.key else []
+    itself = own.key if own is not None else None
+    keys: list[str] = []
     for token in fill(trigger, slot, rule):
-        keys.extend(k for k in ctx.entities_of(token) if k not in keys)
-    return keys[1:] if own is not None and own.key else keys
+        keys.extend(k for k in ctx.entities_of(token) if k not in keys and k != itself)
+    return keys
 
 
 def _first_filled(ctx: Context, trigger, slots: tuple[str, ...], rule: Rule) -> list[str]:
