@@ -12,6 +12,15 @@ EXAMPLES = ROOT / "examples" / "articles"
 SHARED_EVAL = ROOT.parent / "shared" / "eval"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def kg_cache(tmp_path_factory):
+    """kg's cache (kg/cache.py) in the test run's own folder: the tests never write to the user's,
+    and a run starts from an empty one (the first process builds what the others read)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KG_CACHE_DIR", str(tmp_path_factory.mktemp("kg-cache")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def example_store(tmp_path_factory) -> Path:
     """A store built from examples/articles with the real pipeline (built once per test run)."""

@@ -12,8 +12,8 @@ def test_the_custom_components_are_in_the_pipeline_in_order():
     from kg.extract.nlp import load
 
     names = load().pipe_names
-    ours = ["kg_paragraphs", "kg_dateline", "kg_names_cased", "kg_names", "kg_merge_names"]
-    assert names[:5] == ours and names.index("kg_lemmas") == names.index("attribute_ruler") + 1
+    ours = ["kg_paragraphs", "kg_dateline", "kg_names", "kg_merge_names"]
+    assert names[:4] == ours and names.index("kg_lemmas") == names.index("attribute_ruler") + 1
     assert load().get_pipe_config("kg_dateline")["max_tokens"] == 12
 
 

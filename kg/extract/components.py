@@ -4,9 +4,9 @@ They run before the model's own components, on the tokens alone:
 
 ``kg_paragraphs``   a line break starts a sentence: a sentence never runs across paragraphs
 ``kg_dateline``     a wire dateline ("BEIRUT (Reuters) -") ends before the story's first sentence
-``span_ruler``      two of spaCy's own SpanRulers find the gazetteer's names (one matching exact
-                    case for acronyms and short names, one ignoring case), each pattern's ``id``
-                    the gazetteer entry, into the span group ``kg_names``
+``kg_names``        finds the gazetteer's names (exact case for acronyms and short names, any
+                    case for the others) into the span group ``kg_names``, each span's id the
+                    gazetteer entry
 ``kg_merge_names``  merges each name found into one token (``token._.kg_id`` = its entry, the
                     entity type as its NER label) and "al-Name" into one word, so the parser sees
                     "Islamic State" or "al-Burhan" as one proper noun
@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from spacy import __version__ as spacy_version
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.pipeline.span_ruler import prioritize_new_ents_filter
 from spacy.util import filter_spans, registry
 
+from ..cache import cached
 from .docindex import gazetteer_ids  # noqa: F401  (registers the token extension kg_id)
 from .gazetteer import Gazetteer, load_gazetteer
 from .words import load_fixed_tags, load_lemmas, load_words
@@ -119,7 +121,7 @@ def case_sensitive(name: str) -> bool:
 
 
 def name_patterns(gazetteer: Gazetteer, cased: bool) -> list[dict]:
-    """SpanRuler phrase patterns for the gazetteer's names: label the NER label, id the entry."""
+    """Phrase patterns for the gazetteer's names: label the NER label, id the entry."""
     patterns = []
     for name, entry_id in gazetteer.surface_forms():
         label = NER_LABEL.get(gazetteer.entries[entry_id].type, "ORG")
@@ -129,19 +131,79 @@ def name_patterns(gazetteer: Gazetteer, cased: bool) -> list[dict]:
     return patterns
 
 
-FIRST_RULER = "kg_names_cased"
+NAMES = "kg_names"
 
 
-def add_name_rulers(nlp: Language) -> None:
-    """The two SpanRulers of gazetteer names (``kg_names_cased``, then ``kg_names``) and the merger
-    after them, at the front of the pipeline. Each ruler is put first while it takes its patterns:
-    SpanRuler.add_patterns makes each pattern's Doc with every pipe before the ruler."""
-    gazetteer = load_gazetteer()
-    for name, attr, cased in (("kg_names", "LOWER", False), (FIRST_RULER, "ORTH", True)):
-        ruler = nlp.add_pipe("span_ruler", name=name, first=True, config={
-            "spans_key": NAMES_KEY, "phrase_matcher_attr": attr, "overwrite": False})
-        ruler.add_patterns(name_patterns(gazetteer, cased))
-    nlp.add_pipe("kg_merge_names", after="kg_names")
+def add_name_finder(nlp: Language) -> None:
+    """``kg_names`` (the gazetteer's names) and the merger after it, at the front of the pipeline."""
+    nlp.add_pipe(NAMES, first=True)
+    nlp.add_pipe("kg_merge_names", after=NAMES)
+
+
+@Language.factory(NAMES, default_config={"spans_key": NAMES_KEY})
+def make_names(nlp: Language, name: str, spans_key: str) -> "Names":
+    return Names(spans_key, name_tokens(nlp))
+
+
+def name_tokens(nlp: Language) -> list[tuple[tuple[str, ...], str, str, bool]]:
+    """(tokens, NER label, entry id, cased) of every pattern of :func:`name_patterns`, the tokens as
+    this pipeline's tokenizer cuts the name; from kg's cache when the code, the data and spaCy
+    are those that made it (tokenizing the 13,000 names costs each process 0.4 s)."""
+    def build() -> list[tuple[tuple[str, ...], str, str, bool]]:
+        gazetteer = load_gazetteer()
+        out = []
+        for cased in (True, False):
+            patterns = name_patterns(gazetteer, cased)
+            for pattern, doc in zip(patterns, nlp.tokenizer.pipe(p["pattern"] for p in patterns)):
+                out.append((tuple(t.text for t in doc), pattern["label"], pattern["id"], cased))
+        return out
+
+    def decode(rows: list) -> list[tuple[tuple[str, ...], str, str, bool]]:
+        return [(tuple(tokens), label, id_, cased) for tokens, label, id_, cased in rows]
+
+    meta = nlp.meta
+    version = f"{spacy_version} {meta.get('lang')}_{meta.get('name')} {meta.get('version')}"
+    return cached("name-tokens", build, lambda rows: rows, decode, extra=version)
+
+
+class Names:
+    """The spans of the gazetteer's names, each labelled with its NER label and the entry's id, in
+    the span group ``kg_names``: exact case for acronyms and short names ("IS", "US"), any case
+    for the others, as spaCy's PhraseMatcher matches ORTH or LOWER token by token.
+
+    Not spaCy's SpanRuler: it makes a Doc, and a lexeme for each new word, of every one of its
+    13,000 patterns in each process that loads it (1.2 s of each worker's start-up); here the
+    patterns' tokens come from kg's cache and a name is found by a dictionary look-up at each token
+    whose text starts one. The spans come as two SpanRulers (cased, then any case) gave them."""
+
+    def __init__(self, spans_key: str, names: list[tuple[tuple[str, ...], str, str, bool]]) -> None:
+        self.spans_key = spans_key
+        self.found: dict[bool, dict[tuple[str, ...], list[tuple[str, str]]]] = {True: {}, False: {}}
+        self.lengths: dict[bool, dict[str, list[int]]] = {True: {}, False: {}}  # first token -> name lengths
+        for tokens, label, entry_id, cased in names:
+            if not tokens:
+                continue
+            key = tokens if cased else tuple(t.lower() for t in tokens)
+            ids = self.found[cased].setdefault(key, [])
+            if (label, entry_id) not in ids:
+                ids.append((label, entry_id))
+            lengths = self.lengths[cased].setdefault(key[0], [])
+            if len(key) not in lengths:
+                lengths.append(len(key))
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+        for cased in (True, False):
+            words = [t.text for t in doc] if cased else [t.lower_ for t in doc]
+            found, lengths = self.found[cased], self.lengths[cased]
+            matches = set()
+            for i, word in enumerate(words):
+                for n in lengths.get(word, ()):
+                    for label, entry_id in found.get(tuple(words[i:i + n]), ()):
+                        matches.add(Span(doc, i, i + n, label=label, span_id=entry_id))
+            spans.extend(sorted(matches))
+        doc.spans[self.spans_key] = spans
+        return doc
 
 
 @Language.factory("kg_merge_names", default_config={"spans_key": NAMES_KEY})

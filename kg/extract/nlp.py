@@ -2,7 +2,7 @@
 
 ``load()`` is the English model with kg's components (see :mod:`kg.extract.components`)::
 
-    kg_paragraphs, kg_dateline, kg_names_cased, kg_names, kg_merge_names,   (on tokens, before the model)
+    kg_paragraphs, kg_dateline, kg_names, kg_merge_names,   (on tokens, before the model)
     tok2vec, tagger, parser, attribute_ruler, kg_lemmas, lemmatizer, ner, kg_entity_patterns
 
 with the model's ``attribute_ruler`` matching its patterns by look-ups (:mod:`kg.extract.attributes`).
@@ -51,11 +51,9 @@ def load(model: str | None = None):
     if "attribute_ruler" in nlp.pipe_names:
         attributes.index_attribute_ruler(nlp)
     components.add_abbreviations(nlp)
-    # the name rulers first, at the front: a SpanRuler runs every pipe before it on each of its
-    # 11,000 patterns as it adds them (measured: 0.8 s of each worker's start-up)
-    components.add_name_rulers(nlp)
-    nlp.add_pipe("kg_paragraphs", before=components.FIRST_RULER)
-    nlp.add_pipe("kg_dateline", before=components.FIRST_RULER)
+    components.add_name_finder(nlp)
+    nlp.add_pipe("kg_paragraphs", before=components.NAMES)
+    nlp.add_pipe("kg_dateline", before=components.NAMES)
     if "attribute_ruler" in nlp.pipe_names:
         components.add_lemma_ruler(nlp, after="attribute_ruler")
     if "ner" in nlp.pipe_names:

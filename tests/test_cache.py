@@ -1,0 +1,124 @@
+"""kg's cache of what it derives from its data at each start (kg/cache.py): the merged gazetteer
+and the tokens of its names are read back as they were built, a change of what made them is a
+new file, and a cache that cannot be read or written only costs time."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from kg import cache
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def counted(value):
+    calls = []
+
+    def build():
+        calls.append(1)
+        return value
+
+    return build, calls
+
+
+def same(x):
+    return x
+
+
+def test_a_result_is_built_once_and_then_read_back(folder):
+    build, calls = counted({"a": [1, 2]})
+    assert cache.cached("thing", build, same, same) == {"a": [1, 2]}
+    assert cache.cached("thing", build, same, same) == {"a": [1, 2]}
+    assert len(calls) == 1 and len(list(folder.glob("thing-*.json"))) == 1
+
+
+def test_what_else_the_result_depends_on_names_another_file(folder):
+    build, calls = counted([1])
+    cache.cached("thing", build, same, same, extra="model 1")
+    cache.cached("thing", build, same, same, extra="model 2")
+    assert len(calls) == 2 and len(list(folder.glob("thing-*.json"))) == 2
+
+
+def test_only_the_newest_files_of_a_kind_stay(folder):
+    for version in range(cache.KEEP + 2):
+        cache.cached("thing", lambda: version, same, same, extra=str(version))
+        newest = max(folder.glob("thing-*.json"), key=os.path.getmtime)
+        os.utime(newest, (version * 100, version * 100))  # written in this order, whatever the clock's grain
+    kept = sorted(folder.glob("thing-*.json"), key=os.path.getmtime)
+    assert [json.loads(p.read_text()) for p in kept] == list(range(2, cache.KEEP + 2))
+
+
+def test_a_damaged_file_is_built_again(folder):
+    build, calls = counted({"a": 1})
+    cache.cached("thing", build, same, same)
+    (path,) = folder.glob("thing-*.json")
+    path.write_text('{"a": ')  # cut short, as by a full disk
+    assert cache.cached("thing", build, same, same) == {"a": 1} and len(calls) == 2
+    assert json.loads(path.read_text()) == {"a": 1}
+
+
+def test_an_empty_setting_keeps_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.ENV_VAR, "")
+    monkeypatch.chdir(tmp_path)
+    build, calls = counted(3)
+    assert cache.cached("thing", build, same, same) == 3 and cache.cached("thing", build, same, same) == 3
+    assert len(calls) == 2 and not list(tmp_path.rglob("*.json"))
+
+
+def test_a_folder_that_cannot_be_written_only_costs_time(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv(cache.ENV_VAR, str(blocked / "kg"))
+    assert cache.cached("thing", lambda: 5, same, same) == 5
+
+
+def test_the_default_folder_is_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.delenv(cache.ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.folder() == tmp_path / "kg"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.folder() == tmp_path / "home" / ".cache" / "kg"
+
+
+def test_the_gazetteer_read_back_is_the_one_merged(folder):
+    from kg.extract import gazetteer
+
+    merged = gazetteer._merged_gazetteer()
+    again = gazetteer._decode(json.loads(json.dumps(gazetteer._encode(merged))))
+    assert again.entries == merged.entries and list(again.entries) == list(merged.entries)
+    assert again.by_key == merged.by_key and again.demonyms == merged.demonyms
+    assert again.lookup("Daesh").id == merged.lookup("Daesh").id == "islamic-state"
+
+
+def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
+    """kg_names replaces two SpanRulers (exact case, then any case) to spare each process their
+    start-up: on real articles it finds the same spans, in the same order, with the same ids."""
+    from conftest import EXAMPLES
+    from kg.extract import components, nlp
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.txt"))]
+    texts.append("ISIS and Daesh fighters left al-Bab; the islamic state, IS and the U.S.-led Coalition "
+                 "met the Syrian Democratic Forces (SDF) near Al-Bukamal, Deir ez-Zor and Raqqa's outskirts.")
+    ours = nlp.load()
+    spacy = nlp.english_model()
+    components.add_abbreviations(spacy)
+    gazetteer = components.load_gazetteer()
+    for name, attr, cased in (("lower", "LOWER", False), ("cased", "ORTH", True)):
+        ruler = spacy.add_pipe("span_ruler", name=name, first=True, config={
+            "spans_key": "names", "phrase_matcher_attr": attr, "overwrite": False})
+        ruler.add_patterns(components.name_patterns(gazetteer, cased))
+    for text in texts:
+        mine = ours.get_pipe(components.NAMES)(ours.make_doc(text))
+        found = mine.spans[components.NAMES_KEY]
+        theirs = spacy.get_pipe("lower")(spacy.get_pipe("cased")(spacy.make_doc(text)))
+        expected = theirs.spans["names"]
+        assert [(s.start, s.end, s.label_, s.id_) for s in found] == [(s.start, s.end, s.label_, s.id_) for s in expected]
+        assert len(found) > 3
