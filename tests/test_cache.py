@@ -107,6 +107,7 @@ def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
     texts = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.txt"))]
     texts.append("ISIS and Daesh fighters left al-Bab; the islamic state, IS and the U.S.-led Coalition "
                  "met the Syrian Democratic Forces (SDF) near Al-Bukamal, Deir ez-Zor and Raqqa's outskirts.")
+    texts += ["HEZBOLLAH", "They fought the Syrian"]  # the text ends inside a longer name's first words
     ours = nlp.load()
     spacy = nlp.english_model()
     components.add_abbreviations(spacy)
@@ -115,10 +116,11 @@ def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
         ruler = spacy.add_pipe("span_ruler", name=name, first=True, config={
             "spans_key": "names", "phrase_matcher_attr": attr, "overwrite": False})
         ruler.add_patterns(components.name_patterns(gazetteer, cased))
+    total = 0
     for text in texts:
         mine = ours.get_pipe(components.NAMES)(ours.make_doc(text))
-        found = mine.spans[components.NAMES_KEY]
         theirs = spacy.get_pipe("lower")(spacy.get_pipe("cased")(spacy.make_doc(text)))
-        expected = theirs.spans["names"]
-        assert [(s.start, s.end, s.label_, s.id_) for s in found] == [(s.start, s.end, s.label_, s.id_) for s in expected]
-        assert len(found) > 3
+        found = [(s.start, s.end, s.label_, s.id_) for s in mine.spans[components.NAMES_KEY]]
+        assert found == [(s.start, s.end, s.label_, s.id_) for s in theirs.spans["names"]]
+        total += len(found)
+    assert total > 20

@@ -199,6 +199,8 @@ class Names:
             matches = set()
             for i, word in enumerate(words):
                 for n in lengths.get(word, ()):
+                    if i + n > len(words):  # a longer name than the text has words left
+                        continue
                     for label, entry_id in found.get(tuple(words[i:i + n]), ()):
                         matches.add(Span(doc, i, i + n, label=label, span_id=entry_id))
             spans.extend(sorted(matches))
