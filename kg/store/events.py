@@ -179,12 +179,15 @@ def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, se
 
 # ------------------------------------------------------------------ reading the statements
 
-_STATEMENTS = """SELECT ?st ?type ?doc ?start ?role ?value ?words ?time ?undated ?text WHERE { %s
+# the optional parts outside the GRAPH block, joined on the ?g it binds: Oxigraph then looks each
+# of them up by (graph, subject, predicate), where inside the block it evaluates them across every
+# graph first (measured: 0.47 s against 0.66-0.99 s for the 3,100 statements of 400 articles)
+_STATEMENTS = """SELECT ?st ?doc ?start ?role ?value ?words ?time ?undated ?text WHERE { %s
   GRAPH ?g { ?st a kg:EventStatement ; kg:eventType ?type ; prov:wasDerivedFrom ?doc ; kg:startOffset ?start ;
-             kg:role ?r . ?r sem:roleType ?role
-             OPTIONAL { ?r rdf:value ?value } OPTIONAL { ?r kg:description ?words }
-             OPTIONAL { ?st kg:time ?time } OPTIONAL { ?st kg:timeFromDocument ?undated }
-             OPTIONAL { ?st kg:timeText ?text } } }"""
+             kg:role ?r . ?r sem:roleType ?role }
+  OPTIONAL { GRAPH ?g { ?r rdf:value ?value } } OPTIONAL { GRAPH ?g { ?r kg:description ?words } }
+  OPTIONAL { GRAPH ?g { ?st kg:time ?time } } OPTIONAL { GRAPH ?g { ?st kg:timeFromDocument ?undated } }
+  OPTIONAL { GRAPH ?g { ?st kg:timeText ?text } } }"""
 
 
 def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
@@ -193,22 +196,25 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
     out: dict[str, Statement] = {}
     of_type = f"VALUES ?type {{ <{KG_NS}{type_}> }}"
     blocks = [of_type] if iris is None else [of_type + values("st", chunk) for chunk in _chunks(sorted(iris))]
+    type_name = intern(type_)
     for block in blocks:
         for row in store.query(_STATEMENTS % block, union=False):
             iri = row["st"].value
             s = out.get(iri)
             if s is None:  # names shared by many statements (types, documents, roles, entities) held once
-                s = out[iri] = Statement(iri, intern(row["type"].value[len(KG_NS):]), intern(row["doc"].value),
-                                         int(row["start"].value))
-                if row["time"] is not None:
-                    s.time = _time(row["time"])
-                    s.undated = row["undated"] is not None and row["undated"].value == "true"
-                    s.time_text = row["text"].value if row["text"] is not None else ""
+                s = out[iri] = Statement(iri, type_name, intern(row["doc"].value), int(row["start"].value))
+                time = row["time"]
+                if time is not None:
+                    s.time = _time(time)
+                    undated, text = row["undated"], row["text"]
+                    s.undated = undated is not None and undated.value == "true"
+                    s.time_text = text.value if text is not None else ""
             role = intern(row["role"].value[len(KG_NS):])
-            if row["value"] is not None:
-                s.roles[role].add(intern(row["value"].value))
-            if row["words"] is not None:
-                s.descriptions[role].add(row["words"].value)
+            value, words = row["value"], row["words"]
+            if value is not None:
+                s.roles[role].add(intern(value.value))
+            if words is not None:
+                s.descriptions[role].add(words.value)
     return list(out.values())
 
 

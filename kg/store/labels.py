@@ -9,11 +9,12 @@ however many documents state it. Left out are the per-document links (``kg:menti
 the surface forms the labels sum up. This graph is the default graph of user queries: the facts
 and the entities, where the documents' graphs keep the provenance (documents, assertions, evidence).
 
-A store recomputes it :data:`BLOCK` entities at a time from each entity's own triples (an index
-lookup per entity, which also returns what the entity graph holds of it), so a refresh costs what
-the entities it is given cost, whatever the size of the store, and holds one block in memory. It
-writes only the difference (:func:`changes`): an entity a build mentions again mostly keeps its
-label and facts, and the quads nobody changed are neither deleted nor written again.
+A store recomputes it :data:`BLOCK` entities at a time from the entities' own triples (one
+query a block, :data:`ENTITY_TRIPLES`, which also returns what the entity graph holds of them),
+so a refresh costs what the entities it is given cost, whatever the size of the store, and holds
+one block in memory. It writes only the difference (:func:`block_changes`): an entity a build
+mentions again mostly keeps its label and facts, and the quads nobody changed are neither deleted
+nor written again.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 
+from .events import values
 from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, TYPE, N, literal
 from ..vocab import ENTITY_GRAPH, KG, document_graph
 
@@ -44,29 +46,43 @@ def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
         yield todo[start:start + BLOCK]
 
 
-def changes(node: ox.NamedNode, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad], list[ox.Quad]]:
-    """What the entity graph must lose and gain for one entity, from every quad with ``node`` as
-    subject, in whichever graph: the quads to remove (there now, no longer derived), those to
-    add (derived, not there yet), and all it holds of the entity afterwards."""
-    entities = str(ENTITY_GRAPH)
-    current: set[ox.Quad] = set()
-    documents = []
-    for quad in quads:
-        graph = quad.graph_name
-        name = graph.value if isinstance(graph, ox.NamedNode) else ""
-        if name == entities:
-            current.add(quad)
-        elif name.startswith(DOCUMENT_GRAPHS):
-            documents.append((quad.predicate, quad.object))
-    return diff(node, current, documents)
+# an entity's triples in the entity graph (?current true) and, summed over the documents' graphs,
+# in theirs (?n: the documents that state it); a document's links to the entity (kg:mentionedIn)
+# make no label and are left out. The store sums them up: on Oxigraph one query a block costs half
+# the index lookups of each entity's quads decoded in Python (measured: 0.42 s against 0.87 s for
+# the 5,476 entities of 400 articles), and a server answers with what labels are made of.
+ENTITY_TRIPLES = f"""SELECT ?e ?p ?o ?current (COUNT(*) AS ?n) WHERE {{ %s GRAPH ?g {{ ?e ?p ?o }}
+  BIND(?g = <{ENTITY_GRAPH}> AS ?current)
+  FILTER(?current || (?p != kg:mentionedIn && STRSTARTS(STR(?g), "{DOCUMENT_GRAPHS}"))) }}
+  GROUP BY ?e ?p ?o ?current"""
+
+Triple = tuple[ox.NamedNode, object, int]  # predicate, object, how many documents' graphs state it
 
 
-def diff(node: ox.NamedNode, current: set[ox.Quad], documents: Iterable[tuple[ox.NamedNode, object]]
+def block_changes(store, block: list[str]) -> Iterator[tuple[str, list[ox.Quad], list[ox.Quad], list[ox.Quad]]]:
+    """For each entity of ``block`` (IRIs): its IRI, then what the entity graph must lose and
+    gain, and all it holds of the entity afterwards (see :func:`diff`), from one query."""
+    graph = N(ENTITY_GRAPH)
+    current: dict[str, set[ox.Quad]] = {}
+    documents: dict[str, list[Triple]] = {iri: [] for iri in block}
+    for row in store.query(ENTITY_TRIPLES % values("e", block), union=False):
+        e = row["e"]
+        if row["current"].value == "true":
+            current.setdefault(e.value, set()).add(ox.Quad(e, row["p"], row["o"], graph))
+        else:
+            documents[e.value].append((row["p"], row["o"], int(row["n"].value)))
+    for iri, triples in documents.items():
+        yield iri, *diff(ox.NamedNode(iri), current.get(iri, set()), triples)
+
+
+def diff(node: ox.NamedNode, current: set[ox.Quad], documents: Iterable[Triple]
          ) -> tuple[list[ox.Quad], list[ox.Quad], list[ox.Quad]]:
-    """:func:`changes`, from what the entity graph holds of ``node`` now and the (predicate,
-    object) pairs of its triples in the documents' graphs, one per graph that holds it."""
+    """What the entity graph must lose and gain for one entity: the quads to remove (there now,
+    no longer derived), those to add (derived, not there yet), and all it holds of the entity
+    afterwards; from what the entity graph holds of ``node`` now and the triples of the
+    documents' graphs with ``node`` as subject."""
     derived = entity_quads(node, documents)
-    if not current:
+    if not current:  # nothing to remove (always so in a first build): no set to compare with
         return [], derived, derived
     fresh = set(derived)
     return [q for q in current if q not in fresh], [q for q in derived if q not in current], derived
@@ -80,9 +96,9 @@ def _untitled(form: str) -> bool:
     return first not in titles and first.rstrip(".") not in titles
 
 
-def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, object]]) -> list[ox.Quad]:
-    """The entity graph's quads of one entity, from the (predicate, object) pairs of its triples
-    in the documents' graphs, one pair per graph that holds it: the label is the gazetteer's,
+def entity_quads(node: ox.NamedNode, triples: Iterable[Triple]) -> list[ox.Quad]:
+    """The entity graph's quads of one entity, from the triples of the documents' graphs with
+    ``node`` as subject, each with the number of graphs that state it: the label is the gazetteer's,
     else the surface form most documents use (then the longest, then the first)."""
     from ..extract.gazetteer import load_gazetteer  # here: a store that refreshes nothing never reads it
 
@@ -90,9 +106,9 @@ def entity_quads(node: ox.NamedNode, triples: Iterable[tuple[ox.NamedNode, objec
     forms: dict[str, int] = {}
     gazetteer_id = None
     copied: dict[tuple, None] = {}
-    for predicate, obj in triples:
+    for predicate, obj, count in triples:
         if predicate == _SURFACE_FORM:
-            forms[obj.value] = forms.get(obj.value, 0) + 1
+            forms[obj.value] = forms.get(obj.value, 0) + count
             continue
         if predicate == _GAZETTEER_ID:
             gazetteer_id = obj.value

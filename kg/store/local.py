@@ -183,8 +183,8 @@ class LocalStore:
 
     def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
         """Recompute the entity graph (see :mod:`kg.store.labels`) for ``entities`` (IRIs: what a
-        build touched), or for every entity; how many were recomputed. Each entity's triples are
-        read by one index lookup, so the cost is that of the entities, not of the store."""
+        build touched), or for every entity; how many were recomputed. The entities' triples are
+        read by one query a block, so the cost is that of the entities, not of the store."""
         graph = N(ENTITY_GRAPH)
         _release_memory()
         todo = labels.all_entities(self) if entities is None else entities
@@ -193,9 +193,7 @@ class LocalStore:
         count = 0
         for block in labels.blocks(todo):
             stale, fresh, journalled = [], [], []
-            for iri in block:
-                node = ox.NamedNode(iri)
-                gone, added, now = labels.changes(node, self._ox.quads_for_pattern(node, None, None, None))
+            for iri, gone, added, now in labels.block_changes(self, block):
                 stale += gone
                 fresh += added
                 journalled.append((iri, _nquads(now)))

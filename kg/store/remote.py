@@ -259,19 +259,9 @@ class RemoteStore:
         what the entities' labels are made of, not of the documents that mention them."""
         todo = labels.all_entities(self) if entities is None else entities
         count = 0
-        graph = N(ENTITY_GRAPH)
         for block in labels.blocks(todo):
-            current: dict[str, set[ox.Quad]] = {iri: set() for iri in block}
-            documents: dict[str, list] = {iri: [] for iri in block}
-            for row in self.query(_ENTITY_TRIPLES % values("e", block), union=False):
-                e = row["e"].value
-                if row["current"].value == "true":
-                    current[e].add(ox.Quad(row["e"], row["p"], row["o"], graph))
-                else:
-                    documents[e] += [(row["p"], row["o"])] * int(row["n"].value)
             stale, fresh = [], []
-            for iri in block:
-                gone, added, _ = labels.diff(ox.NamedNode(iri), current[iri], documents[iri])
+            for _, gone, added, _ in labels.block_changes(self, block):
                 stale += gone
                 fresh += added
             updates = [f"{verb} DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {_triples(part)} }} }}"
@@ -395,14 +385,6 @@ class RemoteStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
-
-
-# an entity's triples in the entity graph (?current true) and, summed over the documents' graphs,
-# in theirs; a document's links to the entity (kg:mentionedIn) make no label and are left out
-_ENTITY_TRIPLES = f"""SELECT ?e ?p ?o ?current (COUNT(*) AS ?n) WHERE {{ %s GRAPH ?g {{ ?e ?p ?o }}
-  BIND(?g = <{ENTITY_GRAPH}> AS ?current)
-  FILTER(?current || (?p != kg:mentionedIn && STRSTARTS(STR(?g), "{labels.DOCUMENT_GRAPHS}"))) }}
-  GROUP BY ?e ?p ?o ?current"""
 
 
 def _triples(quads: list[ox.Quad]) -> str:
