@@ -1,7 +1,7 @@
 """Benchmark kg at scale, every figure a ratio to its baseline measured in the same run (these
 machines are noisy).
 
-    python bench/scale.py            # 10,000 articles, queries on 1,000,000 triples; about an hour on 2 cores
+    python bench/scale.py            # 10,000 articles, queries on 1,000,000 triples; about 45 minutes on 2 cores
     python bench/scale.py --quick    # 2,000 articles, 400 for throughput, 200,000 triples
 
 The corpus is made by bench/corpus.py: news sentences with names drawn from kg's gazetteer,
