@@ -192,7 +192,7 @@ class Names:
                 lengths.append(len(key))
 
     def __call__(self, doc: Doc) -> Doc:
-        spans = list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+        spans = []  # the group is this component's own: no other writes it before the merge reads it
         for cased in (True, False):
             words = [t.text for t in doc] if cased else [t.lower_ for t in doc]
             found, lengths = self.found[cased], self.lengths[cased]
