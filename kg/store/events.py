@@ -204,21 +204,18 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
     few = iris is not None and len(iris) <= BLOCK
     block = of_type + values("st", sorted(iris)) if few else of_type
     type_name = intern(type_)
-    for row in store.query(_STATEMENTS % block, union=False):
-        iri = row["st"].value
+    for st, doc, start, role, value, words, time, undated, text in store.query(_STATEMENTS % block, union=False):
+        iri = st.value
         if iris is not None and not few and iri not in iris:
             continue
         s = out.get(iri)
         if s is None:  # names shared by many statements (types, documents, roles, entities) held once
-            s = out[iri] = Statement(iri, type_name, intern(row["doc"].value), int(row["start"].value))
-            time = row["time"]
+            s = out[iri] = Statement(iri, type_name, intern(doc.value), int(start.value))
             if time is not None:
                 s.time = _time(time)
-                undated, text = row["undated"], row["text"]
                 s.undated = undated is not None and undated.value == "true"
                 s.time_text = text.value if text is not None else ""
-        role = intern(row["role"].value[len(KG_NS):])
-        value, words = row["value"], row["words"]
+        role = intern(role.value[len(KG_NS):])
         if value is not None:
             s.roles[role].add(intern(value.value))
         if words is not None:
