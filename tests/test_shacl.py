@@ -135,6 +135,8 @@ def test_a_store_broken_in_its_graphs_has_the_same_violations_in_both(store_copy
     entities = [row["e"].value for row in store.query(
         "SELECT ?e WHERE { GRAPH <%s> { ?e <%s> ?l } } ORDER BY ?e" % (ENTITY_GRAPH, RDFS.label))]
     e0, e1, e2, e3, e4 = entities[:5]
+    merge, statement = _one(store, "SELECT ?m ?s WHERE { GRAPH <%s> { ?m <%s> ?s } } ORDER BY ?m ?s LIMIT 1"
+                            % (EVENT_GRAPH, KG.mergedStatement))
     event, role = _one(store, "SELECT ?e ?r WHERE { GRAPH <%s> { ?e a <%s> } GRAPH ?g { ?s <%s> ?r . ?r <%s> ?x } } "
                        "ORDER BY ?e ?r LIMIT 1" % (EVENT_GRAPH, SEM.Event, KG.role, RDF.value))
     store.update(f"""
@@ -152,7 +154,9 @@ def test_a_store_broken_in_its_graphs_has_the_same_violations_in_both(store_copy
         INSERT DATA {{ GRAPH <{EVENT_GRAPH}> {{ <{event}> <{SEM.hasTimeStamp}> "last week" .
                                                  <{event}> <{PROV.wasDerivedFrom}> <urn:not-a-document> }} }};
         INSERT DATA {{ GRAPH <{g1}> {{ <{role}> <{KG.description}> "a town" }} }};
-        INSERT DATA {{ GRAPH <{ENTITY_GRAPH}> {{ <{doc}> <{KG.contentHash}> "not a hash" }} }}""")
+        INSERT DATA {{ GRAPH <{ENTITY_GRAPH}> {{ <{doc}> <{KG.contentHash}> "not a hash" }} }};
+        DELETE {{ GRAPH ?g {{ <{merge}> <{KG.mergedStatement}> ?s }} }}
+          WHERE {{ GRAPH ?g {{ <{merge}> <{KG.mergedStatement}> ?s }} FILTER(?s != <{statement}>) }}""")
     del store
 
     with kg.open_store(store_copy) as opened:
@@ -163,7 +167,8 @@ def test_a_store_broken_in_its_graphs_has_the_same_violations_in_both(store_copy
                   (e1, str(RDFS.label), "MinCountConstraintComponent"), (e4, None, "ClassConstraintComponent"),
                   (event, str(SEM.hasTimeStamp), "NodeConstraintComponent"),
                   (event, str(PROV.wasDerivedFrom), "ClassConstraintComponent"), (role, None, "XoneConstraintComponent"),
-                  (doc, str(KG.contentHash), "MaxCountConstraintComponent"), (doc, str(KG.contentHash), "PatternConstraintComponent")]:
+                  (doc, str(KG.contentHash), "MaxCountConstraintComponent"), (doc, str(KG.contentHash), "PatternConstraintComponent"),
+                  (merge, str(KG.mergedStatement), "MinCountConstraintComponent")]:
         assert reference[found], found
     for not_found in [(a0, str(KG.evidence), "MinCountConstraintComponent"), (a1, str(KG.rule), "MaxCountConstraintComponent"),
                       (e2, str(RDFS.label), "MinCountConstraintComponent"), (e3, None, "ClassConstraintComponent")]:
@@ -182,3 +187,16 @@ def _ours_in(path) -> Counter:
     shapes.load(shapes_graph().serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES)
     with kg.open_store(path) as store:
         return Counter((v.focus, v.path, v.component) for v in shacl.violations(store, shapes))
+
+
+def test_a_count_of_two_is_checked_where_no_node_has_two():
+    """sh:minCount 2 fails a node with one value, also when no node has more than one."""
+    graph = Graph()
+    merge, statement = URIRef("urn:merge"), URIRef("urn:statement")
+    graph.add((merge, RDF.type, KG.EventMerge))
+    graph.add((merge, KG.mergedStatement, statement))
+    graph.add((merge, KG.mergeRule, Literal("same type and place")))
+    graph.add((statement, RDF.type, KG.EventStatement))
+    reference = _reference(graph)
+    assert reference[(str(merge), str(KG.mergedStatement), "MinCountConstraintComponent")] == 1
+    assert _ours(graph) == reference
