@@ -29,6 +29,7 @@ as in a full recomputation.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from collections import defaultdict
@@ -61,8 +62,11 @@ class Statement:
     type: str
     document: str
     start: int
-    roles: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    descriptions: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # role -> its entities, and role -> the words of a participant no entity names: tuples in plain
+    # dicts, each made when first needed (a set in a defaultdict each cost 1,200 bytes a statement,
+    # and the merge holds every statement of a type: 40 MB of the 10,000-article refresh)
+    roles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    descriptions: dict[str, tuple[str, ...]] | None = None
     time: ParsedDate | None = None
     undated: bool = False  # timed by its document's date
     time_text: str = ""
@@ -71,7 +75,7 @@ class Statement:
     @property
     def span(self) -> tuple[date, date] | None:
         if self.days is None and self.time is not None:
-            self.days = bounds(self.time)
+            self.days = _bounds(self.time)
         return self.days
 
     @property
@@ -96,8 +100,10 @@ class Cluster:
     statements: list[Statement] = field(default_factory=list)
     roles: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     dated: tuple[date, date] | None = None
-    dated_documents: set[str] = field(default_factory=set)
-    undated: list[tuple[str, date]] = field(default_factory=list)  # (document, the day it reports by)
+    # made when a statement needs them: most events are told once, and an empty set and list
+    # cost each of them 300 bytes
+    dated_documents: set[str] | None = None
+    undated: list[tuple[str, date]] | None = None  # (document, the day it reports by)
 
     def agrees(self, s: Statement, places: set[str], inside: dict[str, set[str]], rules: EventRules) -> bool:
         """Whether ``s`` can tell this event: no role and no time disagrees."""
@@ -108,7 +114,7 @@ class Cluster:
             if role in places:
                 if not any(a == b or b in inside.get(a, ()) or a in inside.get(b, ()) for a in mine for b in theirs):
                     return False
-            elif not mine & theirs:
+            elif theirs.isdisjoint(mine):
                 return False
         return s.time is None or (self._undated_agrees(s, rules) if s.undated else self._dated_agrees(s, rules))
 
@@ -118,29 +124,33 @@ class Cluster:
             return False
         reported = timedelta(days=rules.undated_days)
         return all(begin <= day and (document == s.document or end >= day - reported)
-                   for document, day in self.undated)
+                   for document, day in self.undated or ())
 
     def _undated_agrees(self, s: Statement, rules: EventRules) -> bool:
         day = s.reported
         if self.dated is not None:
             begin, end = self.dated
-            if begin > day or (s.document not in self.dated_documents
+            if begin > day or (s.document not in (self.dated_documents or ())
                                and end < day - timedelta(days=rules.undated_days)):
                 return False
         return all(abs((day - other).days) <= rules.undated_pair_days
-                   for document, other in self.undated if document != s.document)
+                   for document, other in self.undated or () if document != s.document)
 
     def join(self, s: Statement) -> None:
         self.statements.append(s)
         for role, entities in s.roles.items():
-            self.roles[role] |= entities
+            self.roles[role].update(entities)
         if s.time is None:
             return
         if s.undated:
+            if self.undated is None:
+                self.undated = []
             self.undated.append((s.document, s.reported))
             return
         begin, end = s.span
         self.dated = (begin, end) if self.dated is None else (max(begin, self.dated[0]), min(end, self.dated[1]))
+        if self.dated_documents is None:
+            self.dated_documents = set()
         self.dated_documents.add(s.document)
 
 
@@ -212,20 +222,33 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
         if s is None:  # names shared by many statements (types, documents, roles, entities) held once
             s = out[iri] = Statement(iri, type_name, intern(doc.value), int(start.value))
             if time is not None:
-                s.time = _time(time)
+                s.time = _time(time.value)
                 s.undated = undated is not None and undated.value == "true"
-                s.time_text = text.value if text is not None else ""
+                s.time_text = intern(text.value) if text is not None else ""
         role = intern(role.value[len(KG_NS):])
         if value is not None:
-            s.roles[role].add(intern(value.value))
+            _add(s.roles, role, intern(value.value))
         if words is not None:
-            s.descriptions[role].add(words.value)
+            if s.descriptions is None:
+                s.descriptions = {}
+            _add(s.descriptions, role, words.value)
     return list(out.values())
 
 
-def _time(term: ox.Literal) -> ParsedDate | None:
+_bounds = functools.lru_cache(maxsize=4096)(bounds)
+
+
+def _add(found: dict[str, tuple[str, ...]], role: str, value: str) -> None:
+    held = found.get(role, ())
+    if value not in held:
+        found[role] = (*held, value)
+
+
+# a time, and its days, once per distinct value: statements share their documents' dates
+@functools.lru_cache(maxsize=4096)
+def _time(value: str) -> ParsedDate | None:
     try:
-        return parse_date(term.value)
+        return parse_date(value)
     except DateError:
         return None
 
@@ -335,8 +358,8 @@ def _event_quads(cluster: Cluster, rules: EventRules) -> list[ox.Quad]:
     triples = [(node, TYPE, N(SEM.Event)), (node, TYPE, ox.NamedNode(KG_NS + first.type))]
     descriptions: dict[str, set[str]] = defaultdict(set)
     for s in cluster.statements:
-        for role, words in s.descriptions.items():
-            descriptions[role] |= words
+        for role, words in (s.descriptions or {}).items():
+            descriptions[role].update(words)
     members = [(role, e, None) for role, es in cluster.roles.items() for e in es]
     members += [(role, None, w) for role, ws in descriptions.items() if not cluster.roles.get(role) for w in ws]
     for role, entity, words in sorted(members, key=lambda m: (m[0], m[1] or "", m[2] or "")):
