@@ -98,7 +98,8 @@ class Cluster:
     by identity: two clusters are two events, whatever they hold."""
 
     statements: list[Statement] = field(default_factory=list)
-    roles: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # the first statement's own roles until a second joins (most events are told once): then sets
+    roles: dict[str, tuple[str, ...] | set[str]] = field(default_factory=dict)
     dated: tuple[date, date] | None = None
     # made when a statement needs them: most events are told once, and an empty set and list
     # cost each of them 300 bytes
@@ -114,7 +115,7 @@ class Cluster:
             if role in places:
                 if not any(a == b or b in inside.get(a, ()) or a in inside.get(b, ()) for a in mine for b in theirs):
                     return False
-            elif theirs.isdisjoint(mine):
+            elif not any(e in theirs for e in mine):
                 return False
         return s.time is None or (self._undated_agrees(s, rules) if s.undated else self._dated_agrees(s, rules))
 
@@ -137,9 +138,14 @@ class Cluster:
                    for document, other in self.undated or () if document != s.document)
 
     def join(self, s: Statement) -> None:
+        if not self.statements:
+            self.roles = s.roles  # read, never changed, until a second statement joins
+        else:
+            if len(self.statements) == 1:
+                self.roles = {role: set(entities) for role, entities in self.roles.items()}
+            for role, entities in s.roles.items():
+                self.roles.setdefault(role, set()).update(entities)
         self.statements.append(s)
-        for role, entities in s.roles.items():
-            self.roles[role].update(entities)
         if s.time is None:
             return
         if s.undated:
@@ -174,20 +180,30 @@ def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[list[ox
 def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, set[str]],
             rules: EventRules) -> Iterator[list[ox.Quad]]:
     for type_ in sorted({e.name for e in event_types().values()}):
-        clusters: list[Cluster] = []  # in the order they started: that of their first statements
-        by_entity: dict[str, set[int]] = defaultdict(set)  # entity -> the clusters (indexes) it is in
-        for statement in sorted(_statements(store, iris, type_), key=Statement.order):
-            entities = statement.entities()
-            candidates = sorted({i for e in entities for i in by_entity[e]})
-            index = next((i for i in candidates if clusters[i].agrees(statement, places, inside, rules)), None)
-            if index is None:
-                index = len(clusters)
-                clusters.append(Cluster())
-            clusters[index].join(statement)
-            for e in entities:
-                by_entity[e].add(index)
-        for cluster in clusters:
-            yield _event_quads(cluster, rules)
+        yield from _merged_type(store, iris, type_, places, inside, rules)
+
+
+def _merged_type(store, iris: set[str] | None, type_: str, places: set[str], inside: dict[str, set[str]],
+                 rules: EventRules) -> Iterator[list[ox.Quad]]:
+    """The events of one type (statements of two types never merge). What the merge holds is let
+    go as its events are written, and all of it before the next type is read: the peak is that
+    of the largest type, not of two."""
+    clusters: list[Cluster | None] = []  # in the order they started: that of their first statements
+    by_entity: dict[str, set[int]] = defaultdict(set)  # entity -> the clusters (indexes) it is in
+    for statement in sorted(_statements(store, iris, type_), key=Statement.order):
+        entities = statement.entities()
+        candidates = sorted({i for e in entities for i in by_entity[e]})
+        index = next((i for i in candidates if clusters[i].agrees(statement, places, inside, rules)), None)
+        if index is None:
+            index = len(clusters)
+            clusters.append(Cluster())
+        clusters[index].join(statement)
+        for e in entities:
+            by_entity[e].add(index)
+    del by_entity
+    for index, cluster in enumerate(clusters):
+        clusters[index] = None
+        yield _event_quads(cluster, rules)
 
 
 # ------------------------------------------------------------------ reading the statements
