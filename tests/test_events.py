@@ -154,16 +154,21 @@ def event_quads(store) -> set[str]:
     return {str(q) for q in s.quads_for_pattern(None, None, None, ox.NamedNode(EVENTS_GRAPH))}
 
 
-@pytest.mark.parametrize("block", [None, 1], ids=["blocks", "one-statement-blocks"])
-def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_store, tmp_path, monkeypatch, block):
-    """Built one article after the other, the second build re-merges only what it reached; with
-    blocks of one term, the statements of a component larger than a block are read as their whole
-    type and the others left out, and every lookup runs block by block."""
+@pytest.mark.parametrize(("block", "whole"), [(None, None), (1, 1.0), (None, 0.0)],
+                         ids=["defaults", "one-term-blocks-never-whole", "always-whole"])
+def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_store, tmp_path, monkeypatch,
+                                                                       block, whole):
+    """Built one article after the other, the second build re-merges what it reached, or all the
+    events once that is more than ``events.WHOLE`` of the statements; with blocks of one term, the
+    statements of a part larger than a block are read as their whole type and the others left
+    out, and every lookup runs block by block."""
     import kg
     from kg.store import events
 
-    if block:
+    if block is not None:
         monkeypatch.setattr(events, "BLOCK", block)
+    if whole is not None:
+        monkeypatch.setattr(events, "WHOLE", whole)
     for name, order in (("forward", (FIRST, SECOND)), ("backward", (SECOND, FIRST))):
         for path in order:
             kg.build([str(path)], store=tmp_path / name)

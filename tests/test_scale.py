@@ -108,6 +108,20 @@ def test_remote_store_on_a_real_oxigraph_server(oxigraph_server, example_store, 
     assert out.stat().st_size > 0
 
 
+@pytest.mark.parametrize("whole", [0.5, 0.0, 1.0], ids=["default", "always-whole", "never-whole"])
+def test_a_server_built_one_article_at_a_time_holds_the_graph_of_one_build(oxigraph_server, example_store,
+                                                                          monkeypatch, whole):
+    """The second build re-merges the events its article reaches on the server, or all of them
+    (``events.WHOLE``), and deletes what they replace: the same graph as one local build."""
+    import kg
+    from kg.store import events
+
+    monkeypatch.setattr(events, "WHOLE", whole)
+    for article in sorted(EXAMPLES.glob("*.txt"), reverse=True):  # the later one first: the second changes its events
+        assert kg.build([str(article)], store=oxigraph_server).added == 1
+    assert _quads(oxigraph_server) == _quads(example_store)
+
+
 def test_remote_store_errors_are_one_line(tmp_path):
     port = _free_port()
     result = subprocess.run([*KG, "query", "allies", "--store", f"http://127.0.0.1:{port}"],

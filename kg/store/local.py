@@ -218,13 +218,15 @@ class LocalStore:
         graph = N(EVENT_GRAPH)
         _release_memory()
         events, stale = event_quads(self, None if entities is None else set(entities))
-        self.journal.open(graph.value, reset=entities is None)
-        if entities is None and self._ox.contains_named_graph(graph):
-            self._remove_subjects(graph, keep=set())
-        self.journal.drop(graph.value, stale)
-        for iri in stale:
-            for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
-                self._ox.remove(quad)
+        self.journal.open(graph.value, reset=stale is None)
+        if stale is None:  # the whole graph is replaced
+            if self._ox.contains_named_graph(graph):
+                self._remove_subjects(graph, keep=set())
+        else:
+            self.journal.drop(graph.value, stale)
+            for iri in stale:
+                for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
+                    self._ox.remove(quad)
         written = 0
         for block in _batches(events, LOAD_BLOCK):  # written as they come: none held
             self._load([quad for event in block for quad in event])

@@ -285,9 +285,9 @@ class RemoteStore:
         an update."""
         events, stale = event_quads(self, None if entities is None else set(entities))
         quads = itertools.chain.from_iterable(events)
-        if entities is None:
+        if stale is None:  # the whole graph is replaced
             self._update(f"DROP SILENT GRAPH <{EVENT_GRAPH}>")
-        for block in chunked(sorted(stale), WRITE_BLOCK):
+        for block in chunked(sorted(stale or ()), WRITE_BLOCK):
             self._update(f"DELETE {{ GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }} "
                          f"WHERE {{ {values('s', block)} GRAPH <{EVENT_GRAPH}> {{ ?s ?p ?o }} }}")
         written = 0
