@@ -286,24 +286,14 @@ def _component(store, seeds: set[str], most: int) -> tuple[set[str], set[tuple[s
     those pairs (IRIs of the event class and the entity); None once they are more than ``most``.
 
     Each step asks for the statements of the entities it reached (any type for a seed, the pair's
-    type for an entity reached through a pair, kept here) and then for every (type, entity) of the
-    new statements: two lookups by subject and by value. A ``VALUES`` of (type, entity) pairs
-    joined with the statements' types was evaluated by Oxigraph as a scan of every statement per
-    block (measured: minutes for the 557 entities of 20 documents in a 2,000-article store)."""
+    type for an entity reached through a pair, see :func:`_involving`) and then for every
+    (type, entity) of the new statements."""
     pairs: set[tuple[str, str]] = set()
     found: set[str] = set()
     any_type, by_pair = set(seeds), set()
     while any_type or by_pair:
-        reached = sorted(any_type | {value for _, value in by_pair})
-        new: set[str] = set()
-        for chunk in _chunks(reached):
-            for row in store.query("SELECT DISTINCT ?st ?type ?value WHERE { " + values("value", chunk) +
-                                   " GRAPH ?g { ?r rdf:value ?value . ?st kg:role ?r ; kg:eventType ?type } }",
-                                   union=False):
-                value = row["value"].value
-                if value in any_type or (row["type"].value, value) in by_pair:
-                    new.add(row["st"].value)
-        new -= found
+        new = _involving(store, "GRAPH ?g { ?r rdf:value ?value . ?x kg:role ?r ; kg:eventType ?type }",
+                         any_type, by_pair) - found
         found |= new
         if len(found) > most:
             return None
@@ -318,19 +308,26 @@ def _component(store, seeds: set[str], most: int) -> tuple[set[str], set[tuple[s
     return found, pairs
 
 
+def _involving(store, pattern: str, entities: set[str], pairs: set[tuple[str, str]]) -> set[str]:
+    """The ?x of ``pattern`` (a group binding ?x, ?type and an entity ?value) whose ?value is one
+    of ``entities``, of any type, or makes with its ?type one of ``pairs``. Looked up by entity and
+    the pair's type checked here: a ``VALUES`` of (type, entity) pairs was evaluated by Oxigraph as
+    a scan of every statement per block (minutes for the 557 entities of 20 documents in a
+    2,000-article store)."""
+    found: set[str] = set()
+    for chunk in _chunks(sorted(entities | {value for _, value in pairs})):
+        for x, type_, value in store.query(f"SELECT DISTINCT ?x ?type ?value WHERE {{ {values('value', chunk)} "
+                                           f"{pattern} }}", union=False):
+            if value.value in entities or (type_.value, value.value) in pairs:
+                found.add(x.value)
+    return found
+
+
 def _stale(store, seeds: set[str], pairs: set[tuple[str, str]]) -> set[str]:
     """Subjects of the events graph (events, their roles, their merge records) of the events that
-    involve an entity of ``seeds`` or a (type, entity) of ``pairs``: they are recomputed. Looked up
-    by entity, the pairs' types checked here (see :func:`_component`)."""
-    reached = sorted(seeds | {value for _, value in pairs})
-    events: set[str] = set()
-    for chunk in _chunks(reached):
-        for row in store.query(f"SELECT DISTINCT ?event ?type ?value WHERE {{ {values('value', chunk)} "
-                               f"GRAPH <{EVENT_GRAPH}> {{ ?r rdf:value ?value . ?event sem:hasActor|sem:hasPlace ?r ; "
-                               "a ?type } }", union=False):
-            value = row["value"].value
-            if value in seeds or (row["type"].value, value) in pairs:
-                events.add(row["event"].value)
+    involve an entity of ``seeds`` or a (type, entity) of ``pairs``: they are recomputed."""
+    events = _involving(store, f"GRAPH <{EVENT_GRAPH}> {{ ?r rdf:value ?value . ?x sem:hasActor|sem:hasPlace ?r ; "
+                               "a ?type }", seeds, pairs)
     out = set(events)
     for chunk in _chunks(sorted(events)):
         for row in store.query(f"SELECT ?x WHERE {{ {values('event', chunk)} GRAPH <{EVENT_GRAPH}> {{ "
