@@ -106,8 +106,9 @@ BUILD = r"""
 import json, resource, sys, time
 trace = sys.argv[5:] == ["trace"]  # kg's own Python heap (tracemalloc; the workers are other processes)
 if trace:
-    import tracemalloc
+    import os, tracemalloc
     tracemalloc.start()
+    os.environ["KG_TRACE_HEAP"] = "1"  # and the events merge's, in its child (kg.store.offload)
 import kg
 corpus, limit, n_process, store = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) or None, sys.argv[4]
 if limit:
@@ -121,8 +122,11 @@ report = kg.build([corpus], store=store, n_process=n_process)
 seconds = time.perf_counter() - start
 print(json.dumps({"seconds": seconds, "added": report.added, "skipped": report.skipped, "quads": report.quads,
                   "entities": report.entities, "processes": report.processes, "spacy": "spacy" in sys.modules,
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "peak_heap_mb": tracemalloc.get_traced_memory()[1] / 2**20 if trace else None}))
+                  "peak_rss_mb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                                     report.merge_child.get("rss_mb", 0)),
+                  "peak_heap_mb": max(tracemalloc.get_traced_memory()[1] / 2**20,
+                                      report.merge_child.get("heap_mb", 0)) if trace else None,
+                  "merge_child": report.merge_child}))
 """
 
 WARM = r"""
@@ -396,7 +400,9 @@ def main() -> None:
         small = max(1, args.articles // 5)
         # peak memory of builds as a user runs them, kg's heap of the same builds under tracemalloc:
         # its record of every live block is memory no untraced build has (measured: +42 MB at 400
-        # articles, +62 MB at 2,000, so it grew the ratio it was part of)
+        # articles, +62 MB at 2,000, so it grew the ratio it was part of). Each is the larger of the
+        # build's process and the child that merges the events beside it (kg.store.offload): the
+        # spaCy workers, the same at any size, are left out
         part = _child(BUILD, str(corpus), str(small), "0", str(work / "part"))
         first = _child(BUILD, str(corpus), "0", "0", str(work / "full"))
         again = _child(BUILD, str(corpus), "0", "0", str(work / "full"))

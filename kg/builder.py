@@ -44,6 +44,7 @@ class BuildReport:
     quads: int = 0
     entities: int = 0
     processes: int | None = None  # the local processes that extracted (none if nothing was new, or on Dask)
+    merge_child: dict[str, float] = field(default_factory=dict)  # peaks of the events merge's child, if one ran
     problems: list[InputProblem] = field(default_factory=list)
 
 
@@ -110,9 +111,8 @@ def build(sources: Iterable[str], store,
     if touched or refresh_all:  # labels and events of the entities this build mentioned (all, if owed)
         if preparing is not None:
             preparing.join()
-        report.entities = store.refresh_entities(None if refresh_all else touched)
-        crash_point("events")
-        store.refresh_events(None if refresh_all else touched)
+        refreshed = store.refresh(None if refresh_all else touched)
+        report.entities, report.merge_child = refreshed.entities, dict(refreshed.merge_child)
         store.mark_labels_stale(False)
         store.flush()
     return report

@@ -154,17 +154,22 @@ def event_quads(store) -> set[str]:
     return {str(q) for q in s.quads_for_pattern(None, None, None, ox.NamedNode(EVENTS_GRAPH))}
 
 
-@pytest.mark.parametrize(("block", "whole"), [(None, None), (1, 1.0), (None, 0.0)],
-                         ids=["defaults", "one-term-blocks-never-whole", "always-whole"])
+@pytest.mark.parametrize(("block", "whole", "child"), [(None, None, "0"), (1, 1.0, "0"), (None, 0.0, "0"),
+                                                    (None, None, "1"), (1, 1.0, "1"), (None, 0.0, "1")],
+                         ids=["defaults", "one-term-blocks-never-whole", "always-whole", "in-a-child",
+                              "one-term-blocks-never-whole-in-a-child", "always-whole-in-a-child"])
 def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_store, tmp_path, monkeypatch,
-                                                                       block, whole):
+                                                                       block, whole, child):
     """Built one article after the other, the second build re-merges what it reached, or all the
     events once that is more than ``events.WHOLE`` of the statements; with blocks of one term, the
     statements of a part larger than a block are read as their whole type and the others left
-    out, and every lookup runs block by block."""
+    out, and every lookup runs block by block. In a child process (kg.store.offload, which the
+    examples are too small for by default), on a checkpoint of the store and with this process's
+    settings, the merge is the same."""
     import kg
     from kg.store import events
 
+    monkeypatch.setenv("KG_EVENTS_IN_CHILD", child)
     if block is not None:
         monkeypatch.setattr(events, "BLOCK", block)
     if whole is not None:
@@ -173,6 +178,24 @@ def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_st
         for path in order:
             kg.build([str(path)], store=tmp_path / name)
     assert event_quads(tmp_path / "forward") == event_quads(tmp_path / "backward") == event_quads(example_store)
+    assert not (tmp_path / "forward" / "derive.tmp").exists()
+
+
+@pytest.mark.parametrize("child", ["/bin/false", "/nonexistent/python"], ids=["fails", "cannot-start"])
+def test_an_events_merge_whose_child_fails_or_cannot_start_is_done_by_the_build(example_store, tmp_path,
+                                                                                 monkeypatch, child):
+    """The child of kg.store.offload exits without an answer, or is not there: the build merges
+    the events itself, and the graph is the one of a build that never tried."""
+    import sys
+
+    import kg
+
+    monkeypatch.setenv("KG_EVENTS_IN_CHILD", "1")
+    monkeypatch.setattr(sys, "executable", child)  # what the child is started with
+    report = kg.build([str(FIRST), str(SECOND)], store=tmp_path / "s")
+    assert report.merge_child == {}
+    assert event_quads(tmp_path / "s") == event_quads(example_store)
+    assert not (tmp_path / "s" / "derive.tmp").exists()
 
 
 def test_removing_a_source_undoes_its_merges(store_copy, tmp_path):

@@ -249,7 +249,9 @@ def test_html_page_furniture_is_not_read_without_an_extractor(monkeypatch):
 TAG_SOUP = ["<p>", "</p>", "<div>", "</div>", "<br>", "<head>", "</head>", "<body>", "<title>", "</title>", "<svg>",
             "</svg>", "<script type='application/ld+json'>", "</script>", "<time datetime='2017'>", "</time>",
             "<meta name=date content='Aug. 2017'>", "<div hidden>", "<nav>", "</nav>", "Kunduz", " fell. ",
-            "<aside>FURNITURE</aside>", "<footer>FURNITURE</footer>", "&amp;", "<!--", "-->", "<"]
+            "<aside>FURNITURE</aside>", "<footer>FURNITURE</footer>", "&amp;", "<!--", "-->", "< "]
+# the stray "<" has a space after it: before a letter it opens a tag, in browsers as here ("<Kunduz<aside>"
+# is one element, named "kunduz<aside", whose text they show), so no reader could leave the aside out
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -175,7 +175,8 @@ def test_builds_killed_at_chosen_points_leave_whole_documents_and_the_next_run_f
     loaded, journal half or wholly appended) and before the labels, by crash points; and at random
     documents, by a SIGKILL from outside after that many progress lines. Every kill must land
     (the build dies by SIGKILL before it is done), each leaves whole documents only, and one more
-    run gives exactly the graph of an uninterrupted build."""
+    run gives exactly the graph of an uninterrupted build. The killed runs merge the events in a
+    child process (kg.store.offload), so the kill before the events lands with the child running."""
     corpus = _corpus(tmp_path, 64)
     reference = tmp_path / "reference"
     assert run_kg("build", str(corpus), "--store", str(reference), "--quiet").returncode == 0
@@ -190,13 +191,15 @@ def test_builds_killed_at_chosen_points_leave_whole_documents_and_the_next_run_f
     for point in CRASH_POINTS:
         nth = 1 if point in AFTER_WRITING else rng.randint(1, 3)
         result = subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600,
-                                env={**batches, "KG_CRASH_AT": f"{point}:{nth}"})
+                                env={**batches, "KG_CRASH_AT": f"{point}:{nth}", "KG_EVENTS_IN_CHILD": "1"})
         assert result.returncode == -signal.SIGKILL, (point, result.returncode, result.stderr)
         stored = _assert_whole_documents(victim, want, tmp_path)
         if point not in AFTER_WRITING:
             assert stored < total, f"killed at {point}, the build cannot have stored everything"
         assert stored >= stored_before, "a kill lost documents an earlier run had stored"
         stored_before = stored
+        if point == "events":  # killed with the events merge running in a child, on a checkpoint
+            assert (victim / "derive.tmp" / "store").is_dir()
     for _ in range(3):  # from outside, after a random number of documents of this run
         left = total - stored_before
         if left <= 24:
@@ -210,6 +213,7 @@ def test_builds_killed_at_chosen_points_leave_whole_documents_and_the_next_run_f
     assert result.returncode == 0, result.stderr
     assert graphs(victim) == want, "after the kills, one more run gives exactly the uninterrupted graph"
     assert exported(victim, tmp_path) == want
+    assert not (victim / "derive.tmp").exists(), "the checkpoint of the killed events merge is gone"
 
 
 def test_an_unknown_crash_point_is_refused(tmp_path):

@@ -46,7 +46,7 @@ from ..extract.eventrules import EventRules, load_rules
 from ..extract.timex import bounds
 from ..ontology import KG_NS, event_types, role_types
 from ..rdf import TYPE, N, literal, role_node, role_triples
-from ..vocab import EVENT_GRAPH, KG, SEM, event_iri, merge_iri
+from ..vocab import EVENT_GRAPH, KG, SEM, document_graph, event_iri, merge_iri
 
 BLOCK = 1000  # terms per VALUES block
 WHOLE = 0.5  # an incremental refresh that reaches more than this share of the statements merges them all
@@ -177,14 +177,14 @@ def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[list[ox
     inside = _containers(store)
     if entities is not None:
         seeds = set(entities)
-        reached = _component(store, seeds, most=int(WHOLE * _statement_count(store)))
+        reached = _component(store, seeds, most=int(WHOLE * statement_count(store)))
         if reached is not None:
             iris, pairs = reached
             return _merged(store, iris, places, inside, rules), _stale(store, seeds, pairs)
     return _merged(store, None, places, inside, rules), None
 
 
-def _statement_count(store) -> int:
+def statement_count(store) -> int:
     rows = store.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?st a kg:EventStatement } }", union=False)
     return int(next(iter(rows))["n"].value)
 
@@ -338,9 +338,13 @@ def _stale(store, seeds: set[str], pairs: set[tuple[str, str]]) -> set[str]:
 
 
 def _containers(store) -> dict[str, set[str]]:
-    """Place -> every place the graph says it lies in (kg:locatedIn, transitively)."""
+    """Place -> every place the documents say it lies in (kg:locatedIn, transitively). Read from
+    the documents' graphs alone, not from the entity graph, which holds the same facts once
+    refreshed: the merge then needs nothing the label refresh writes, and can run beside it."""
     direct: dict[str, set[str]] = defaultdict(set)
-    for row in store.query("SELECT DISTINCT ?a ?b WHERE { GRAPH ?g { ?a kg:locatedIn ?b } }", union=False):
+    rows = store.query(f"""SELECT DISTINCT ?a ?b WHERE {{ GRAPH ?g {{ ?a kg:locatedIn ?b }}
+                           FILTER(STRSTARTS(STR(?g), "{document_graph('')}")) }}""", union=False)
+    for row in rows:
         direct[row["a"].value].add(row["b"].value)
     out: dict[str, set[str]] = {}
 

@@ -30,10 +30,10 @@ from ..rdf import HIDDEN_LABEL, TYPE, N
 from ..records import DocumentGraph
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
-from .events import chunked, event_quads
+from .events import chunked, event_quads, statement_count
 from .journal import COMPACT_WHEN_DEAD, Journal
-from . import labels
-from .protocol import Capabilities
+from . import labels, offload
+from .protocol import Capabilities, Refreshed
 
 JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it did not make alone
 LOAD_BLOCK = 20000  # quads of a derived graph per bulk load: bounded memory; a load costs ~7 ms of its own
@@ -78,6 +78,7 @@ class LocalStore:
         if writable:
             self._ensure_ontology()
             self._take_out_unfinished()
+            offload.remove_checkpoint(self.path)
             # a store made before the entity graph held the entities' types and facts, or their
             # lower-case names: the next build recomputes the whole graph, as while labels are stale
             entities = N(ENTITY_GRAPH)
@@ -213,11 +214,38 @@ class LocalStore:
         self.journal.seal(graph.value)
         self.compact()  # each refresh leaves the blocks it replaced behind
 
-    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
-        """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written."""
+    def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
+        """Both derived graphs for ``entities`` (IRIs: what a build touched; all if None): the
+        labels, then the events. A large events merge runs in a child process while this one
+        refreshes the labels (:mod:`kg.store.offload`)."""
+        todo = None if entities is None else set(entities)
+        job = None
+        if offload.wanted(statement_count(self)):
+            try:
+                job = offload.EventsJob(self, todo)
+            except OSError:  # no child (no process or file left): the merge runs here
+                job = None
+        try:
+            count = self.refresh_entities(todo)
+            crash_point("events")
+            merged = job.result() if job is not None else None
+            self.refresh_events(todo, merged=merged and merged[:2])
+        finally:
+            if job is not None:
+                job.close()
+        return Refreshed(count, merged[2] if merged else {})
+
+    def refresh_events(self, entities: Iterable[str] | None = None, merged=None) -> int:
+        """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written.
+        ``merged``: the events :class:`~kg.store.offload.EventsJob` merged of them and the subjects
+        they replace (else they are merged here)."""
         graph = N(EVENT_GRAPH)
         _release_memory()
-        events, stale = event_quads(self, None if entities is None else set(entities))
+        if merged is None:
+            events, stale = event_quads(self, None if entities is None else set(entities))
+            blocks = ((event[0].subject.value, _nquads(event)) for event in events)
+        else:
+            blocks, stale = merged
         self.journal.open(graph.value, reset=stale is None)
         if stale is None:  # the whole graph is replaced
             if self._ox.contains_named_graph(graph):
@@ -228,10 +256,11 @@ class LocalStore:
                 for quad in list(self._ox.quads_for_pattern(ox.NamedNode(iri), None, None, graph)):
                     self._ox.remove(quad)
         written = 0
-        for block in _batches(events, LOAD_BLOCK):  # written as they come: none held
-            self._load([quad for event in block for quad in event])
-            self.journal.put(graph.value, [(event[0].subject.value, _nquads(event)) for event in block])
-            written += sum(map(len, block))
+        for block in _batches(blocks, LOAD_BLOCK):  # written as they come: none held
+            data = b"".join(nquads for _, nquads in block)
+            self._ox.bulk_load(data, format=ox.RdfFormat.N_QUADS)
+            self.journal.put(graph.value, block)
+            written += data.count(b"\n")
         self._seal(graph)
         return written
 
@@ -362,12 +391,12 @@ def _nquads(quads: list[ox.Quad]) -> bytes:
     return ox.serialize(quads, format=ox.RdfFormat.N_QUADS) if quads else b""
 
 
-def _batches(events: Iterable[list[ox.Quad]], size: int) -> Iterator[list[list[ox.Quad]]]:
-    """Events in batches of about ``size`` quads (an event is never split)."""
+def _batches(events: Iterable[tuple[str, bytes]], size: int) -> Iterator[list[tuple[str, bytes]]]:
+    """Events (subject, N-Quads) in batches of about ``size`` quads (an event is never split)."""
     batch, quads = [], 0
     for event in events:
         batch.append(event)
-        quads += len(event)
+        quads += event[1].count(b"\n")
         if quads >= size:
             yield batch
             batch, quads = [], 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Protocol, runtime_checkable
 
 import pyoxigraph as ox
@@ -27,6 +27,15 @@ def counted(items: Iterable, progress: Progress | None, every: int = 10000) -> I
             progress.update(every)
         yield item
     progress.update(n % every)
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What :meth:`Store.refresh` did: the entities it recomputed, and the peaks (``rss_mb``,
+    ``heap_mb`` where traced) of the child process that merged the events, if one did."""
+
+    entities: int
+    merge_child: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,10 @@ class Store(Protocol):
     def refresh_events(self, entities: Iterable[str] | None = None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None) from the documents'
         event statements (see :mod:`kg.store.events`); how many quads the events graph got."""
+
+    def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
+        """Both of the above for ``entities``, labels first (where the store can, the events are
+        merged meanwhile)."""
 
     # -- reading
     def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,

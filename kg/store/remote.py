@@ -49,6 +49,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
+from ..faults import crash_point
 from ..graph import guard
 from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
 from ..rdf import N
@@ -57,7 +58,7 @@ from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from . import labels
 from .events import WRITE_BLOCK, chunked, event_quads, values
-from .protocol import Capabilities, counted
+from .protocol import Capabilities, Refreshed, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
 MAX_REDIRECTS = 5
@@ -278,6 +279,14 @@ class RemoteStore:
                 self._update(f"DELETE {{ GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} "
                              f"WHERE {{ {values('e', block)} GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }}")
         return count
+
+    def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
+        """The labels of ``entities`` (IRIs; all if None), then their events."""
+        todo = None if entities is None else set(entities)
+        count = self.refresh_entities(todo)
+        crash_point("events")
+        self.refresh_events(todo)
+        return Refreshed(count)
 
     def refresh_events(self, entities: Iterable[str] | None = None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None): their old triples
