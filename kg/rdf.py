@@ -84,10 +84,15 @@ def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
     return [ox.Quad(s, p, o, graph) for s, p, o in dict.fromkeys(triples)]
 
 
+def nquads(quads: list[ox.Quad]) -> bytes:
+    """``quads`` as N-Quads, the form the stores load and the journal keeps."""
+    return ox.serialize(quads, format=ox.RdfFormat.N_QUADS) if quads else b""
+
+
 def serialized(extraction: Extraction) -> DocumentGraph:
     """One document's graph as N-Quads, the form the stores load and the journal keeps."""
     quads = extraction_quads(extraction)
-    return DocumentGraph(document=extraction.document, nquads=ox.serialize(quads, format=ox.RdfFormat.N_QUADS),
+    return DocumentGraph(document=extraction.document, nquads=nquads(quads),
                          quads=len(quads), assertions=len(extraction.assertions),
                          entities=tuple(e.key for e in extraction.entities))
 

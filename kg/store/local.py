@@ -26,7 +26,7 @@ import pyoxigraph as ox
 
 from ..errors import StoreError
 from ..faults import crash_point
-from ..rdf import HIDDEN_LABEL, TYPE, N
+from ..rdf import HIDDEN_LABEL, TYPE, N, nquads
 from ..records import DocumentGraph
 from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
@@ -197,7 +197,7 @@ class LocalStore:
             for iri, gone, added, now in labels.block_changes(self, block):
                 stale += gone
                 fresh += added
-                journalled.append((iri, _nquads(now)))
+                journalled.append((iri, nquads(now)))
             for quad in stale:
                 self._ox.remove(quad)
             self._load(fresh)
@@ -228,12 +228,12 @@ class LocalStore:
         try:
             count = self.refresh_entities(todo)
             crash_point("events")
-            merged = job.result() if job is not None else None
-            self.refresh_events(todo, merged=merged and merged[:2])
+            merged, peaks = (job.result() if job is not None else None) or (None, {})
+            self.refresh_events(todo, merged=merged)
         finally:
             if job is not None:
                 job.close()
-        return Refreshed(count, merged[2] if merged else {})
+        return Refreshed(count, peaks)
 
     def refresh_events(self, entities: Iterable[str] | None = None, merged=None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written.
@@ -243,7 +243,7 @@ class LocalStore:
         _release_memory()
         if merged is None:
             events, stale = event_quads(self, None if entities is None else set(entities))
-            blocks = ((event[0].subject.value, _nquads(event)) for event in events)
+            blocks = ((event[0].subject.value, nquads(event)) for event in events)
         else:
             blocks, stale = merged
         self.journal.open(graph.value, reset=stale is None)
@@ -257,7 +257,7 @@ class LocalStore:
                     self._ox.remove(quad)
         written = 0
         for block in _batches(blocks, LOAD_BLOCK):  # written as they come: none held
-            data = b"".join(nquads for _, nquads in block)
+            data = b"".join(text for _, text in block)
             self._ox.bulk_load(data, format=ox.RdfFormat.N_QUADS)
             self.journal.put(graph.value, block)
             written += data.count(b"\n")
@@ -385,10 +385,6 @@ def _libc():
         return ctypes.CDLL(None)
     except OSError:
         return None
-
-
-def _nquads(quads: list[ox.Quad]) -> bytes:
-    return ox.serialize(quads, format=ox.RdfFormat.N_QUADS) if quads else b""
 
 
 def _batches(events: Iterable[tuple[str, bytes]], size: int) -> Iterator[list[tuple[str, bytes]]]:

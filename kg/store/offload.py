@@ -28,6 +28,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ..rdf import nquads
 from . import events
 
 IN_CHILD = 5000  # event statements from which the merge runs in a child (1,000 bench articles: 7,127 events)
@@ -37,6 +38,7 @@ _ENV = "KG_EVENTS_IN_CHILD"  # "0": never, "1": always (tests), unset: by size
 
 
 def wanted(statements: int) -> bool:
+    """Whether a merge of ``statements`` event statements runs in a child."""
     setting = os.environ.get(_ENV)
     if setting in ("0", "1"):
         return setting == "1"
@@ -68,16 +70,16 @@ class EventsJob:
             self.close()
             raise
 
-    def result(self) -> tuple[Iterator[tuple[str, bytes]], set[str] | None, dict] | None:
-        """The merged events, a (subject, N-Quads) block each, read as they are needed; the
-        subjects they replace (None: the whole graph); the child's peaks. None if the child failed."""
+    def result(self) -> tuple[tuple[Iterator[tuple[str, bytes]], set[str] | None], dict[str, float]] | None:
+        """The merged events, a (subject, N-Quads) block each, read as they are needed, with the
+        subjects they replace (None: the whole graph); and the child's peaks. None if it failed."""
         assert self.process is not None
         out = self.process.stdout.read()  # its standard input stays open: closing it stops the child
         if self.process.wait() != 0:
             return None
         summary = json.loads(out.decode("utf-8").strip().splitlines()[-1])
         stale = None if summary["stale"] is None else set(summary["stale"])
-        return _blocks(self.folder), stale, summary["peaks"]
+        return (_blocks(self.folder), stale), summary["peaks"]
 
     def close(self) -> None:
         if self.process is not None:
@@ -102,11 +104,9 @@ def _blocks(folder: Path) -> Iterator[tuple[str, bytes]]:
 
 
 def _write(folder: Path, merged: Iterable[list]) -> None:
-    from .local import _nquads
-
     with open(folder / "events.nq", "wb") as data, open(folder / "events.idx", "w", encoding="utf-8") as index:
         for event in merged:
-            block = _nquads(event)
+            block = nquads(event)
             data.write(block)
             index.write(f"{event[0].subject.value}\t{len(block)}\n")
 
