@@ -17,6 +17,7 @@ import sys
 
 import click
 
+from . import formats
 from .errors import KGError, UsageError
 
 INTERNAL_ERROR = 70
@@ -115,7 +116,7 @@ def build(sources: tuple[str, ...], store: str | None, processes: int | None, sc
 @click.argument("sparql")
 @_store_option
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="Bind ?NAME to VALUE (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(formats.QUERY_CHOICES), default="table", show_default=True)
 @click.option("--allow-service", is_flag=True, help="Permit SERVICE calls to other SPARQL endpoints.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               metavar="SECONDS", help="Stop a query that runs longer (exit 5).")
@@ -165,7 +166,7 @@ def remove(documents: tuple[str, ...], store: str | None) -> None:
 
 @cli.command()
 @_store_option
-@click.option("--format", "fmt", type=click.Choice(["turtle", "trig", "nquads", "ntriples", "jsonld", "graphml", "gexf", "json"]),
+@click.option("--format", "fmt", type=click.Choice(formats.EXPORT_CHOICES),
               default="turtle", show_default=True)
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
@@ -331,7 +332,7 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
 @cli.command()
 @_store_option
 @click.option("-o", "--output", metavar="FILE", required=True, help="The .html, .png, .svg or .pdf file to write.")
-@click.option("--format", "fmt", type=click.Choice(["html", "png", "svg", "pdf"]), help="Default: from the file name.")
+@click.option("--format", "fmt", type=click.Choice(list(formats.PICTURES)), help="Default: from the file name.")
 @click.option("--relations", metavar="REL,...", help=_RELATIONS_HELP)
 @click.option("--max-nodes", default=300, show_default=True, type=click.IntRange(2, 100000),
               help="Draw the best-connected entities only (at most 150 in a static picture).")

@@ -14,19 +14,14 @@ from typing import IO
 
 import pyoxigraph as ox
 
+from .. import formats
 from ..errors import OutputError
 from ..store import Store
 from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
-RDF_FORMATS = {
-    "turtle": ox.RdfFormat.TURTLE,
-    "ntriples": ox.RdfFormat.N_TRIPLES,
-    "jsonld": ox.RdfFormat.JSON_LD,
-    "trig": ox.RdfFormat.TRIG,
-    "nquads": ox.RdfFormat.N_QUADS,
-}
-GRAPH_FORMATS = ("graphml", "gexf", "json")
-FORMATS = tuple(RDF_FORMATS) + GRAPH_FORMATS
+RDF_FORMATS = {name: ox.RdfFormat.from_extension(extension) for name, extension in formats.RDF.items()}
+GRAPH_FORMATS = formats.GRAPHS
+FORMATS = formats.EXPORT_CHOICES
 
 
 def triples(store: Store):

@@ -25,6 +25,7 @@ from typing import IO
 
 import pyoxigraph as ox
 
+from .. import formats
 from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
@@ -32,9 +33,9 @@ from . import guard, isolated
 from ..vocab import ENTITY_GRAPH
 from .parameters import check as check_parameters, lowered
 
-_STANDARD_FORMATS = {"csv": ox.QueryResultsFormat.CSV, "tsv": ox.QueryResultsFormat.TSV,
-                     "json": ox.QueryResultsFormat.JSON}
-FORMATS = ("table", *_STANDARD_FORMATS)
+_STANDARD_FORMATS = {name: ox.QueryResultsFormat.from_extension(extension)
+                     for name, extension in formats.QUERY_RESULTS.items()}
+FORMATS = formats.QUERY_CHOICES
 # how an answer crosses from the child process and is kept: compact, lossless, 2.5x faster to
 # read back than JSON (300,000 rows), and a graph's triples write it directly
 _DOCUMENT_FORMAT = ox.QueryResultsFormat.TSV

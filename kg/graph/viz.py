@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import formats
 from ..errors import UsageError
 from .layout import PALETTE, scene
 from .page import graph_data, write_html
@@ -20,7 +21,7 @@ from .picture import picture, write_picture
 
 __all__ = ["FORMATS", "PALETTE", "format_for", "graph_data", "picture", "scene", "write_html", "write_picture"]
 
-FORMATS = {"html": (".html", ".htm"), "png": (".png",), "svg": (".svg",), "pdf": (".pdf",)}
+FORMATS = formats.PICTURES
 
 
 def format_for(path: str | Path) -> str:
