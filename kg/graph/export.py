@@ -20,8 +20,6 @@ from ..store import Store
 from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
 RDF_FORMATS = {name: ox.RdfFormat.from_extension(extension) for name, extension in formats.RDF.items()}
-GRAPH_FORMATS = formats.GRAPHS
-FORMATS = formats.EXPORT_CHOICES
 
 
 def triples(store: Store):
@@ -173,7 +171,7 @@ def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], p
     if min_confidence is not None and fmt in RDF_FORMATS:
         from ..errors import UsageError
 
-        raise UsageError(f"--min-confidence applies to {', '.join(GRAPH_FORMATS)}, not {fmt}",
+        raise UsageError(f"--min-confidence applies to {', '.join(formats.GRAPHS)}, not {fmt}",
                          hint="an RDF export keeps every assertion with its kg:confidence; filter it in SPARQL")
 
     def writer(out):

@@ -35,7 +35,6 @@ from .parameters import check as check_parameters, lowered
 
 _STANDARD_FORMATS = {name: ox.QueryResultsFormat.from_extension(extension)
                      for name, extension in formats.QUERY_RESULTS.items()}
-FORMATS = formats.QUERY_CHOICES
 # how an answer crosses from the child process and is kept: compact, lossless, 2.5x faster to
 # read back than JSON (300,000 rows), and a graph's triples write it directly
 _DOCUMENT_FORMAT = ox.QueryResultsFormat.TSV

@@ -19,17 +19,15 @@ from .layout import PALETTE, scene
 from .page import graph_data, write_html
 from .picture import picture, write_picture
 
-__all__ = ["FORMATS", "PALETTE", "format_for", "graph_data", "picture", "scene", "write_html", "write_picture"]
-
-FORMATS = formats.PICTURES
+__all__ = ["PALETTE", "format_for", "graph_data", "picture", "scene", "write_html", "write_picture"]
 
 
 def format_for(path: str | Path) -> str:
     """The picture format a file name asks for, from its suffix; a UsageError for any other."""
     suffix = Path(path).suffix.lower()
-    for fmt, suffixes in FORMATS.items():
+    for fmt, suffixes in formats.PICTURES.items():
         if suffix in suffixes:
             return fmt
-    known = ", ".join(s for suffixes in FORMATS.values() for s in suffixes)
+    known = ", ".join(s for suffixes in formats.PICTURES.values() for s in suffixes)
     what = f"{suffix} files" if suffix else "files without a suffix"
     raise UsageError(f"-o {path}: kg viz cannot write {what}", hint=f"name a {known} file, or give --format")
