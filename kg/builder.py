@@ -44,7 +44,7 @@ class BuildReport:
     quads: int = 0
     entities: int = 0
     processes: int | None = None  # the local processes that extracted (none if nothing was new, or on Dask)
-    merge_child: dict[str, float] = field(default_factory=dict)  # peaks of the events merge's child, if one ran
+    merge_child: dict[str, float] = field(default_factory=dict)  # peaks of the children that derived labels and events, if any ran
     problems: list[InputProblem] = field(default_factory=list)
 
 

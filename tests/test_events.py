@@ -169,7 +169,7 @@ def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_st
     import kg
     from kg.store import events
 
-    monkeypatch.setenv("KG_EVENTS_IN_CHILD", child)
+    monkeypatch.setenv("KG_DERIVE_IN_CHILD", child)
     if block is not None:
         monkeypatch.setattr(events, "BLOCK", block)
     if whole is not None:
@@ -190,7 +190,7 @@ def test_an_events_merge_whose_child_fails_or_cannot_start_is_done_by_the_build(
 
     import kg
 
-    monkeypatch.setenv("KG_EVENTS_IN_CHILD", "1")
+    monkeypatch.setenv("KG_DERIVE_IN_CHILD", "1")
     monkeypatch.setattr(sys, "executable", child)  # what the child is started with
     report = kg.build([str(FIRST), str(SECOND)], store=tmp_path / "s")
     assert report.merge_child == {}

@@ -191,7 +191,7 @@ def test_builds_killed_at_chosen_points_leave_whole_documents_and_the_next_run_f
     for point in CRASH_POINTS:
         nth = 1 if point in AFTER_WRITING else rng.randint(1, 3)
         result = subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600,
-                                env={**batches, "KG_CRASH_AT": f"{point}:{nth}", "KG_EVENTS_IN_CHILD": "1"})
+                                env={**batches, "KG_CRASH_AT": f"{point}:{nth}", "KG_DERIVE_IN_CHILD": "1"})
         assert result.returncode == -signal.SIGKILL, (point, result.returncode, result.stderr)
         stored = _assert_whole_documents(victim, want, tmp_path)
         if point not in AFTER_WRITING:

@@ -28,6 +28,7 @@ from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, TYPE, N, literal
 from ..vocab import ENTITY_GRAPH, KG, document_graph
 
 BLOCK = 2000  # entities per step: bounded memory and bounded query texts
+GRAPH = N(ENTITY_GRAPH)
 DOCUMENT_GRAPHS = str(document_graph(""))  # the prefix of every document's graph
 _SURFACE_FORM, _GAZETTEER_ID, _MENTIONED_IN = N(KG.surfaceForm), N(KG.gazetteerId), N(KG.mentionedIn)
 _NOT_COPIED = (_SURFACE_FORM, _MENTIONED_IN)  # per document; the labels sum the forms up
@@ -62,7 +63,7 @@ Triple = tuple[ox.NamedNode, object, int]  # predicate, object, how many documen
 def block_changes(store, block: list[str]) -> Iterator[tuple[str, list[ox.Quad], list[ox.Quad], list[ox.Quad]]]:
     """For each entity of ``block`` (IRIs): its IRI, then what the entity graph must lose and
     gain, and all it holds of the entity afterwards (see :func:`diff`), from one query."""
-    graph = N(ENTITY_GRAPH)
+    graph = GRAPH
     current: dict[str, set[ox.Quad]] = {}
     documents: dict[str, list[Triple]] = {iri: [] for iri in block}
     for row in store.query(ENTITY_TRIPLES % values("e", block), union=False):

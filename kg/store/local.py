@@ -216,24 +216,48 @@ class LocalStore:
 
     def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
         """Both derived graphs for ``entities`` (IRIs: what a build touched; all if None): the
-        labels, then the events. A large events merge runs in a child process while this one
-        refreshes the labels (:mod:`kg.store.offload`)."""
+        labels, then the events. In a large store each is derived in a child process, both at
+        once, and applied here (:mod:`kg.store.offload`)."""
         todo = None if entities is None else set(entities)
-        job = None
+        checkpoint, peaks = None, {}
         if offload.wanted(statement_count(self)):
             try:
-                job = offload.EventsJob(self, todo)
-            except OSError:  # no child (no process or file left): the merge runs here
-                job = None
+                checkpoint = offload.Checkpoint(self, todo)
+            except OSError:  # no room for it: both are derived here
+                checkpoint = None
         try:
-            count = self.refresh_entities(todo)
+            jobs = {kind: checkpoint.start(kind) for kind in ("labels", "events")} if checkpoint else {}
+            done = jobs["labels"].labels() if jobs.get("labels") else None
+            if done is not None:
+                changes, peaks = done
+                count = self._apply_entities(changes, full=todo is None)
+            else:
+                count = self.refresh_entities(todo)
             crash_point("events")
-            merged, peaks = (job.result() if job is not None else None) or (None, {})
+            merged, events_peaks = (jobs["events"].events() if jobs.get("events") else None) or (None, {})
+            peaks = {key: max(peaks.get(key, 0), events_peaks.get(key, 0)) for key in {*peaks, *events_peaks}}
             self.refresh_events(todo, merged=merged)
         finally:
-            if job is not None:
-                job.close()
+            if checkpoint is not None:
+                checkpoint.close()
         return Refreshed(count, peaks)
+
+    def _apply_entities(self, changes: offload.LabelChanges, full: bool) -> int:
+        """Apply the entity graph's changes a child derived (as :meth:`refresh_entities` makes
+        them here); how many entities were recomputed."""
+        graph = labels.GRAPH
+        _release_memory()
+        self.journal.open(graph.value, reset=full)
+        for block in chunked(changes.removed(), LOAD_BLOCK):
+            for quad in block:
+                self._ox.remove(quad)
+            self._ox.flush()
+        for data in changes.added(LOAD_BLOCK):
+            self._ox.bulk_load(data, format=ox.RdfFormat.N_QUADS)
+        for block in _batches(changes.blocks(), LOAD_BLOCK):
+            self.journal.put(graph.value, block)
+        self._seal(graph)
+        return changes.entities
 
     def refresh_events(self, entities: Iterable[str] | None = None, merged=None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written.
@@ -278,11 +302,14 @@ class LocalStore:
         """Remove from ``graph`` the triples of every subject not in ``keep``, a block at a time:
         ``remove_graph`` is one transaction, held in memory whole (measured: +320 MB for the
         events graph of 2,000 articles)."""
-        for block in chunked((q for q in self._ox.quads_for_pattern(None, None, None, graph)
-                              if q.subject.value not in keep), LOAD_BLOCK):
+        for block in chunked(self.subjects_not_in(graph, keep), LOAD_BLOCK):
             for quad in block:
                 self._ox.remove(quad)
             self._ox.flush()  # the deletions out of RocksDB's write buffers: memory bounded by a block
+
+    def subjects_not_in(self, graph: ox.NamedNode, keep: set[str]) -> Iterator[ox.Quad]:
+        """The quads of ``graph`` whose subject is not in ``keep``."""
+        return (q for q in self._ox.quads_for_pattern(None, None, None, graph) if q.subject.value not in keep)
 
     def flush(self) -> None:
         if self.writable:
@@ -388,7 +415,7 @@ def _libc():
 
 
 def _batches(events: Iterable[tuple[str, bytes]], size: int) -> Iterator[list[tuple[str, bytes]]]:
-    """Events (subject, N-Quads) in batches of about ``size`` quads (an event is never split)."""
+    """Blocks (subject, N-Quads) in batches of about ``size`` quads (a block is never split)."""
     batch, quads = [], 0
     for event in events:
         batch.append(event)

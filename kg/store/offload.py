@@ -1,24 +1,29 @@
-"""The events merge of a local store in a child process, while this process refreshes the labels.
+"""The derived graphs of a large local store recomputed in child processes, on a checkpoint.
 
 After a build has written its documents, two derived graphs are recomputed: the entity graph
 (:mod:`kg.store.labels`) and the events graph (:mod:`kg.store.events`). Neither reads what the
 other writes (the events read the documents' statements and their ``kg:locatedIn`` facts), and
-each is Python work on one core, so the second core, idle once the workers have extracted the
-last document, merges the events: a child process opens a checkpoint of the store (RocksDB
-hard-links its files: no copy, measured 0.01 s) read-only, merges, and writes the events as
-N-Quads with an index of where each event's block starts; this process refreshes the labels
-meanwhile, then bulk-loads the events and journals them as they are (no quads decoded into
-Python). Measured on the first 1,000 bench articles: the refreshes after the last document took
-9.5 s one after the other.
+each is Python work on one core, so both run at once, each in a child process that opens a
+checkpoint of the store (RocksDB hard-links its files: no copy, measured 0.01 s) read-only and
+writes what it derived as N-Quads, with an index of where each subject's block starts; this
+process then applies them (removals, bulk loads, journal blocks as they are: no quads decoded
+into Python). Measured on the first 1,000 bench articles: the refreshes after the last document
+took 9.5 s one after the other.
 
-The child is worth its start (0.25 s of imports) only where there is much to merge: below
-:data:`IN_CHILD` event statements the merge runs in this process, as it does where the child cannot
-start or fails (the result is the same graph either way; the tests compare them). The child
-exits when this process does: it watches its standard input, which only this process holds.
+Reading costs memory that this process would keep: RocksDB fills a block cache of 128 MB for its
+strings and one of 32 MB for its indexes, and gives them back only when the store is closed. A
+child that reads them exits with them (measured on 10,000 bench articles: the building process
+rose from 254 to 358 MB in the refreshes when it read them itself; the labels' child peaks at 198 MB).
+
+A child is worth its start (0.25 s of imports) only where there is much to derive: below
+:data:`IN_CHILD` event statements both run in this process, as each does where its child cannot
+start or fails (the result is the same graph either way; the tests compare them). A child exits
+when this process does: it watches its standard input, which only this process holds.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -28,67 +33,120 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..rdf import nquads
-from . import events
+import pyoxigraph as ox
 
-IN_CHILD = 5000  # event statements from which the merge runs in a child (1,000 bench articles: 7,127 events)
+from ..rdf import nquads
+from . import events, labels
+
+IN_CHILD = 5000  # event statements from which the graphs are derived in children (1,000 bench articles: 7,127 events)
 CHECKPOINT = "derive.tmp"  # inside the store folder (hard links need one file system); removed after use
 _SETTINGS = ("BLOCK", "WHOLE")  # of kg.store.events, as this process has them
-_ENV = "KG_EVENTS_IN_CHILD"  # "0": never, "1": always (tests), unset: by size
+_ENV = "KG_DERIVE_IN_CHILD"  # "0": never, "1": always (tests), unset: by size
 
 
 def wanted(statements: int) -> bool:
-    """Whether a merge of ``statements`` event statements runs in a child."""
+    """Whether the graphs of a store of ``statements`` event statements are derived in children."""
     setting = os.environ.get(_ENV)
     if setting in ("0", "1"):
         return setting == "1"
     return statements >= IN_CHILD
 
 
-class EventsJob:
-    """The events merge of ``entities`` (IRIs; all if None) running in a child process on a
-    checkpoint of ``store`` (a :class:`~kg.store.local.LocalStore` with every write flushed)."""
+class Checkpoint:
+    """A checkpoint of ``store`` (a :class:`~kg.store.local.LocalStore` with every write flushed)
+    and the derivations of ``entities`` (IRIs; all if None) running on it, one child each."""
 
     def __init__(self, store, entities: set[str] | None) -> None:
         self.folder = Path(store.path) / CHECKPOINT
+        self.jobs: list[Job] = []
         remove_checkpoint(store.path)
-        self.process: subprocess.Popen | None = None
         try:
             self.folder.mkdir()
             store._ox.backup(str(self.folder / "store"))
             todo = self.folder / "entities.txt"
             todo.write_text("\n".join(sorted(entities)) if entities is not None else "", encoding="utf-8")
-            root = str(Path(__file__).resolve().parents[2])  # where kg is imported from, for the child
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-            # the merge this process would do: its settings of kg.store.events
-            settings = json.dumps({name: getattr(events, name) for name in _SETTINGS})
-            which = "all" if entities is None else "some"
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "kg.store.offload", str(self.folder), which, settings],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         except BaseException:
             self.close()
             raise
+        self.which = "all" if entities is None else "some"
 
-    def result(self) -> tuple[tuple[Iterator[tuple[str, bytes]], set[str] | None], dict[str, float]] | None:
-        """The merged events, a (subject, N-Quads) block each, read as they are needed, with the
-        subjects they replace (None: the whole graph); and the child's peaks. None if it failed."""
-        assert self.process is not None
+    def start(self, kind: str) -> Job | None:
+        """The derivation ``kind`` ("labels", "events") in a child; None if none could start."""
+        try:
+            job = Job(self.folder, kind, self.which)
+        except OSError:  # no process or file left: the derivation runs here
+            return None
+        self.jobs.append(job)
+        return job
+
+    def close(self) -> None:
+        for job in self.jobs:
+            job.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Job:
+    """One derivation on a checkpoint, in a child process."""
+
+    def __init__(self, folder: Path, kind: str, which: str) -> None:
+        self.folder, self.kind = folder, kind
+        root = str(Path(__file__).resolve().parents[2])  # where kg is imported from, for the child
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+        # the merge this process would do: its settings of kg.store.events
+        settings = json.dumps({name: getattr(events, name) for name in _SETTINGS})
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "kg.store.offload", str(folder), kind, which, settings],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+
+    def _summary(self) -> dict | None:
         out = self.process.stdout.read()  # its standard input stays open: closing it stops the child
         if self.process.wait() != 0:
             return None
-        summary = json.loads(out.decode("utf-8").strip().splitlines()[-1])
+        return json.loads(out.decode("utf-8").strip().splitlines()[-1])
+
+    def events(self) -> tuple[tuple[Iterator[tuple[str, bytes]], set[str] | None], dict[str, float]] | None:
+        """The merged events, a (subject, N-Quads) block each, read as they are needed, with the
+        subjects they replace (None: the whole graph); and the child's peaks. None if it failed."""
+        summary = self._summary()
+        if summary is None:
+            return None
         stale = None if summary["stale"] is None else set(summary["stale"])
-        return (_blocks(self.folder), stale), summary["peaks"]
+        return (blocks(self.folder, "events"), stale), summary["peaks"]
+
+    def labels(self) -> tuple[LabelChanges, dict[str, float]] | None:
+        """What the entity graph must lose and gain, and the child's peaks. None if it failed."""
+        summary = self._summary()
+        if summary is None:
+            return None
+        return LabelChanges(self.folder, summary["entities"]), summary["peaks"]
 
     def close(self) -> None:
-        if self.process is not None:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-            for pipe in (self.process.stdin, self.process.stdout):
-                pipe.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            pipe.close()
+
+
+class LabelChanges:
+    """The entity graph's changes a child wrote: the quads to remove and to add, each entity's
+    block for the journal, and how many entities were recomputed."""
+
+    def __init__(self, folder: Path, entities: int) -> None:
+        self.folder, self.entities = folder, entities
+
+    def removed(self) -> Iterator[ox.Quad]:
+        with open(self.folder / "labels.removed.nq", "rb") as data:
+            yield from ox.parse(data, format=ox.RdfFormat.N_QUADS)
+
+    def added(self, size: int) -> Iterator[bytes]:
+        """The quads to add as N-Quads, ``size`` quads at a time."""
+        with open(self.folder / "labels.added.nq", "rb") as data:
+            while chunk := b"".join(itertools.islice(data, size)):
+                yield chunk
+
+    def blocks(self) -> Iterator[tuple[str, bytes]]:
+        return blocks(self.folder, "labels")
 
 
 def remove_checkpoint(store_path) -> None:
@@ -96,19 +154,55 @@ def remove_checkpoint(store_path) -> None:
     shutil.rmtree(Path(store_path) / CHECKPOINT, ignore_errors=True)
 
 
-def _blocks(folder: Path) -> Iterator[tuple[str, bytes]]:
-    with open(folder / "events.idx", encoding="utf-8") as index, open(folder / "events.nq", "rb") as data:
+def blocks(folder: Path, name: str) -> Iterator[tuple[str, bytes]]:
+    """The (subject, N-Quads) blocks a child wrote as ``name``, read as they are needed."""
+    with open(folder / f"{name}.idx", encoding="utf-8") as index, open(folder / f"{name}.nq", "rb") as data:
         for line in index:
             subject, size = line.rsplit("\t", 1)
             yield subject, data.read(int(size))
 
 
-def _write(folder: Path, merged: Iterable[list]) -> None:
-    with open(folder / "events.nq", "wb") as data, open(folder / "events.idx", "w", encoding="utf-8") as index:
+def _write_events(folder: Path, merged: Iterable[list]) -> None:
+    with _BlockWriter(folder, "events") as out:
         for event in merged:
-            block = nquads(event)
-            data.write(block)
-            index.write(f"{event[0].subject.value}\t{len(block)}\n")
+            out.put(event[0].subject.value, nquads(event))
+
+
+def _write_labels(folder: Path, store, entities: set[str] | None) -> int:
+    """The entity graph's changes for ``entities`` (all if None), as :class:`LabelChanges` reads them."""
+    todo = labels.all_entities(store) if entities is None else entities
+    count = 0
+    with open(folder / "labels.removed.nq", "wb") as removed, open(folder / "labels.added.nq", "wb") as added, \
+            _BlockWriter(folder, "labels") as out:
+        for block in labels.blocks(todo):
+            for iri, gone, fresh, now in labels.block_changes(store, block):
+                removed.write(nquads(gone))
+                added.write(nquads(fresh))
+                out.put(iri, nquads(now))
+            count += len(block)
+        if entities is None:  # and the entities that no document mentions any more
+            for chunk in events.chunked(store.subjects_not_in(labels.GRAPH, set(todo)), 10000):
+                removed.write(nquads(chunk))
+    return count
+
+
+class _BlockWriter:
+    """(subject, N-Quads) blocks written as ``name``.nq with the index :func:`blocks` reads."""
+
+    def __init__(self, folder: Path, name: str) -> None:
+        self.data = open(folder / f"{name}.nq", "wb")
+        self.index = open(folder / f"{name}.idx", "w", encoding="utf-8")
+
+    def put(self, subject: str, block: bytes) -> None:
+        self.data.write(block)
+        self.index.write(f"{subject}\t{len(block)}\n")
+
+    def __enter__(self) -> _BlockWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.data.close()
+        self.index.close()
 
 
 def _watch_parent() -> None:
@@ -127,7 +221,7 @@ def _peak_rss_mb() -> float:
         return 0.0
 
 
-def main(folder: str, which: str, settings: str) -> None:
+def main(folder: str, kind: str, which: str, settings: str) -> None:
     from .local import LocalStore
 
     threading.Thread(target=_watch_parent, daemon=True).start()
@@ -143,14 +237,18 @@ def main(folder: str, which: str, settings: str) -> None:
     if which == "some":
         entities = {line for line in (place / "entities.txt").read_text(encoding="utf-8").splitlines() if line}
     with LocalStore(place / "store") as store:
-        merged, stale = events.event_quads(store, entities)
-        _write(place, merged)
+        if kind == "labels":
+            summary = {"entities": _write_labels(place, store, entities)}
+        else:
+            merged, stale = events.event_quads(store, entities)
+            _write_events(place, merged)
+            summary = {"stale": None if stale is None else sorted(stale)}
     peaks = {"rss_mb": _peak_rss_mb()}
     if tracing:
         peaks["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    print(json.dumps({"stale": None if stale is None else sorted(stale), "peaks": peaks}), flush=True)
+    print(json.dumps({**summary, "peaks": peaks}), flush=True)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])
     os._exit(0)  # not a normal exit: that would wait for the thread reading the standard input

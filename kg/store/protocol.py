@@ -32,7 +32,8 @@ def counted(items: Iterable, progress: Progress | None, every: int = 10000) -> I
 @dataclass(frozen=True)
 class Refreshed:
     """What :meth:`Store.refresh` did: the entities it recomputed, and the peaks (``rss_mb``,
-    ``heap_mb`` where traced) of the child process that merged the events, if one did."""
+    ``heap_mb`` where traced) of the child processes that derived the labels and the events, the
+    larger of the two, if any ran."""
 
     entities: int
     merge_child: dict[str, float] = field(default_factory=dict)
