@@ -403,8 +403,8 @@ def main() -> None:
         # peak memory of builds as a user runs them, kg's heap of the same builds under tracemalloc:
         # its record of every live block is memory no untraced build has (measured: +42 MB at 400
         # articles, +62 MB at 2,000, so it grew the ratio it was part of). Each is the larger of the
-        # build's process and the child that merges the events beside it (kg.store.offload): the
-        # spaCy workers, the same at any size, are left out
+        # build's process and the children that derive the labels and the events after it (kg.store.offload):
+        # the spaCy workers, the same at any size, are left out
         part = _child(BUILD, str(corpus), str(small), "0", str(work / "part"))
         first = _child(BUILD, str(corpus), "0", "0", str(work / "full"))
         again = _child(BUILD, str(corpus), "0", "0", str(work / "full"))

@@ -261,7 +261,7 @@ class LocalStore:
 
     def refresh_events(self, entities: Iterable[str] | None = None, merged=None) -> int:
         """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written.
-        ``merged``: the events :class:`~kg.store.offload.EventsJob` merged of them and the subjects
+        ``merged``: the events a child merged of them (:meth:`kg.store.offload.Job.events`) and the subjects
         they replace (else they are merged here)."""
         graph = N(EVENT_GRAPH)
         _release_memory()
