@@ -93,6 +93,16 @@ ONTOLOGY_GRAPH = URIRef(BASE + "graph/ontology")
 ENTITY_GRAPH = URIRef(BASE + "graph/entities")
 EVENT_GRAPH = URIRef(BASE + "graph/events")  # events merged from the documents' event statements
 META_GRAPH = URIRef(BASE + "graph/meta")  # bookkeeping: labels awaiting a refresh, document graphs being written
+# a store's graphs that are not a document's: every other graph holds one document's statements
+NOT_DOCUMENT_GRAPHS = (ONTOLOGY_GRAPH, ENTITY_GRAPH, EVENT_GRAPH, META_GRAPH)
+
+
+def in_documents(var: str) -> str:
+    """A SPARQL condition that ``?var`` is a document's graph. A comparison of terms: testing the
+    IRI's prefix (``STRSTARTS(STR(?g), ...)``) reads every quad's graph name back as a string,
+    which took half the time of the label refresh's query (600 entities, 714,009 quads: 1.91 s
+    against 0.98 s)."""
+    return f"?{var} NOT IN ({', '.join(f'<{graph}>' for graph in NOT_DOCUMENT_GRAPHS)})"
 
 
 def entity_iri(key: str) -> URIRef:

@@ -46,7 +46,7 @@ from ..extract.eventrules import EventRules, load_rules
 from ..extract.timex import bounds
 from ..ontology import KG_NS, event_types, role_types
 from ..rdf import TYPE, N, literal, role_node, role_triples
-from ..vocab import EVENT_GRAPH, KG, SEM, document_graph, event_iri, merge_iri
+from ..vocab import EVENT_GRAPH, KG, SEM, event_iri, in_documents, merge_iri
 
 BLOCK = 1000  # terms per VALUES block
 WHOLE = 0.5  # an incremental refresh that reaches more than this share of the statements merges them all
@@ -343,7 +343,7 @@ def _containers(store) -> dict[str, set[str]]:
     refreshed: the merge then needs nothing the label refresh writes, and can run beside it."""
     direct: dict[str, set[str]] = defaultdict(set)
     rows = store.query(f"""SELECT DISTINCT ?a ?b WHERE {{ GRAPH ?g {{ ?a kg:locatedIn ?b }}
-                           FILTER(STRSTARTS(STR(?g), "{document_graph('')}")) }}""", union=False)
+                           FILTER({in_documents("g")}) }}""", union=False)
     for row in rows:
         direct[row["a"].value].add(row["b"].value)
     out: dict[str, set[str]] = {}

@@ -25,11 +25,10 @@ import pyoxigraph as ox
 
 from .events import values
 from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, TYPE, N, literal
-from ..vocab import ENTITY_GRAPH, KG, document_graph
+from ..vocab import ENTITY_GRAPH, KG, in_documents
 
 BLOCK = 2000  # entities per step: bounded memory and bounded query texts
 GRAPH = N(ENTITY_GRAPH)
-DOCUMENT_GRAPHS = str(document_graph(""))  # the prefix of every document's graph
 _SURFACE_FORM, _GAZETTEER_ID, _MENTIONED_IN = N(KG.surfaceForm), N(KG.gazetteerId), N(KG.mentionedIn)
 _NOT_COPIED = (_SURFACE_FORM, _MENTIONED_IN)  # per document; the labels sum the forms up
 _PERSON = N(KG.Person)
@@ -54,7 +53,7 @@ def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
 # the 5,476 entities of 400 articles), and a server answers with what labels are made of.
 ENTITY_TRIPLES = f"""SELECT ?e ?p ?o ?current (COUNT(*) AS ?n) WHERE {{ %s GRAPH ?g {{ ?e ?p ?o }}
   BIND(?g = <{ENTITY_GRAPH}> AS ?current)
-  FILTER(?current || (?p != kg:mentionedIn && STRSTARTS(STR(?g), "{DOCUMENT_GRAPHS}"))) }}
+  FILTER(?current || (?p != kg:mentionedIn && {in_documents("g")})) }}
   GROUP BY ?e ?p ?o ?current"""
 
 Triple = tuple[ox.NamedNode, object, int]  # predicate, object, how many documents' graphs state it
