@@ -46,6 +46,17 @@ def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
         yield todo[start:start + BLOCK]
 
 
+Change = tuple[str, list[ox.Quad], list[ox.Quad], list[ox.Quad]]  # see block_changes
+
+
+def recompute(store, entities: Iterable[str] | None) -> tuple[list[str], Iterator[list[Change]]]:
+    """The entities a refresh recomputes (``entities``, or all a document mentions), sorted, and
+    their changes a block at a time (:func:`block_changes`), each block read as it is needed:
+    what every store's refresh, and the child that refreshes for a local one, iterate over."""
+    todo = sorted(set(all_entities(store) if entities is None else entities))
+    return todo, (list(block_changes(store, block)) for block in blocks(todo))
+
+
 # an entity's triples in the entity graph (?current true) and, summed over the documents' graphs,
 # in theirs (?n: the documents that state it); a document's links to the entity (kg:mentionedIn)
 # make no label and are left out. The store sums them up: on Oxigraph one query a block costs half
@@ -59,7 +70,7 @@ ENTITY_TRIPLES = f"""SELECT ?e ?p ?o ?current (COUNT(*) AS ?n) WHERE {{ %s GRAPH
 Triple = tuple[ox.NamedNode, object, int]  # predicate, object, how many documents' graphs state it
 
 
-def block_changes(store, block: list[str]) -> Iterator[tuple[str, list[ox.Quad], list[ox.Quad], list[ox.Quad]]]:
+def block_changes(store, block: list[str]) -> Iterator[Change]:
     """For each entity of ``block`` (IRIs): its IRI, then what the entity graph must lose and
     gain, and all it holds of the entity afterwards (see :func:`diff`), from one query."""
     graph = GRAPH

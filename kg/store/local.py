@@ -186,15 +186,14 @@ class LocalStore:
         """Recompute the entity graph (see :mod:`kg.store.labels`) for ``entities`` (IRIs: what a
         build touched), or for every entity; how many were recomputed. The entities' triples are
         read by one query a block, so the cost is that of the entities, not of the store."""
-        graph = N(ENTITY_GRAPH)
+        graph = labels.GRAPH
         _release_memory()
-        todo = labels.all_entities(self) if entities is None else entities
+        todo, changes = labels.recompute(self, entities)
         existed = self._ox.contains_named_graph(graph)
         self.journal.open(graph.value, reset=entities is None)
-        count = 0
-        for block in labels.blocks(todo):
+        for block in changes:
             stale, fresh, journalled = [], [], []
-            for iri, gone, added, now in labels.block_changes(self, block):
+            for iri, gone, added, now in block:
                 stale += gone
                 fresh += added
                 journalled.append((iri, nquads(now)))
@@ -202,11 +201,10 @@ class LocalStore:
                 self._ox.remove(quad)
             self._load(fresh)
             self.journal.put(graph.value, journalled)
-            count += len(block)
         if entities is None and existed:  # and the entities that no document mentions any more
             self._remove_subjects(graph, keep=set(todo))
         self._seal(graph)
-        return count
+        return len(todo)
 
     def _seal(self, graph: ox.NamedNode) -> None:
         """The journal's blocks of a derived graph are complete: written after the store has

@@ -170,20 +170,18 @@ def _write_events(folder: Path, merged: Iterable[list]) -> None:
 
 def _write_labels(folder: Path, store, entities: set[str] | None) -> int:
     """The entity graph's changes for ``entities`` (all if None), as :class:`LabelChanges` reads them."""
-    todo = labels.all_entities(store) if entities is None else entities
-    count = 0
+    todo, changes = labels.recompute(store, entities)
     with open(folder / "labels.removed.nq", "wb") as removed, open(folder / "labels.added.nq", "wb") as added, \
             _BlockWriter(folder, "labels") as out:
-        for block in labels.blocks(todo):
-            for iri, gone, fresh, now in labels.block_changes(store, block):
+        for block in changes:
+            for iri, gone, fresh, now in block:
                 removed.write(nquads(gone))
                 added.write(nquads(fresh))
                 out.put(iri, nquads(now))
-            count += len(block)
         if entities is None:  # and the entities that no document mentions any more
-            for chunk in events.chunked(store.subjects_not_in(labels.GRAPH, set(todo)), 10000):
+            for chunk in events.chunked(store.subjects_not_in(labels.GRAPH, set(todo)), labels.BLOCK):
                 removed.write(nquads(chunk))
-    return count
+    return len(todo)
 
 
 class _BlockWriter:

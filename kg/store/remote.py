@@ -258,18 +258,16 @@ class RemoteStore:
         with what changed. The server sums the documents up (each triple once, with the number of
         documents that state it; the per-document links left out), so the answer is the size of
         what the entities' labels are made of, not of the documents that mention them."""
-        todo = labels.all_entities(self) if entities is None else entities
-        count = 0
-        for block in labels.blocks(todo):
+        todo, changes = labels.recompute(self, entities)
+        for block in changes:
             stale, fresh = [], []
-            for _, gone, added, _ in labels.block_changes(self, block):
+            for _, gone, added, _ in block:
                 stale += gone
                 fresh += added
             updates = [f"{verb} DATA {{ GRAPH <{ENTITY_GRAPH}> {{ {_triples(part)} }} }}"
                        for verb, part in (("DELETE", stale), ("INSERT", fresh)) if part]
             if updates:
                 self._update(" ;\n".join(updates))
-            count += len(block)
         if entities is None:  # and the entities that no document mentions any more
             mentioned = set(todo)
             gone = [row["s"].value for row in self.query(
@@ -278,7 +276,7 @@ class RemoteStore:
             for block in chunked(gone, labels.BLOCK):
                 self._update(f"DELETE {{ GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} "
                              f"WHERE {{ {values('e', block)} GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }}")
-        return count
+        return len(todo)
 
     def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
         """The labels of ``entities`` (IRIs; all if None), then their events."""
