@@ -356,7 +356,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="kg-bench-"))
-    from kg.extract.pipeline import available_cores
+    from kg.machine import available_cores
 
     cores = available_cores()
     results: dict = {"articles": args.articles, "sample": args.sample, "cores": cores}

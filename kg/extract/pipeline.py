@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import os
 import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..machine import available_cores, available_memory
 from ..records import Document, DocumentGraph, Extraction
 
 if TYPE_CHECKING:
@@ -171,37 +171,10 @@ class ProcessPool:
 WORKER_MEMORY = 600 * 2**20  # bytes a worker holds at most (the model, a batch, its parses): measured 400-500 MB
 
 
-def available_cores() -> int:
-    """The cores this process may run on: its CPU affinity (taskset, cpusets), lowered by a
-    cgroup's CPU quota (a container's ``--cpus``) where there is one."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    try:
-        quota, period = open("/sys/fs/cgroup/cpu.max", encoding="ascii").read().split()[:2]
-        if quota != "max":
-            cores = min(cores, max(1, round(int(quota) / int(period))))
-    except (OSError, ValueError):
-        pass
-    return max(1, cores)
-
-
-def _available_memory() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        pass
-    return None
-
-
 def default_processes() -> int:
     """Worker processes for a large input: one per available core, as many as memory holds."""
     cores = available_cores()
-    memory = _available_memory()
+    memory = available_memory()
     return max(1, min(cores, memory // WORKER_MEMORY)) if memory is not None else cores
 
 

@@ -24,11 +24,14 @@ node has several values), and only then, if anything fails, which of it is on fo
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from itertools import count
 
 import pyoxigraph as ox
+
+from ..machine import available_cores
 
 SH = "http://www.w3.org/ns/shacl#"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -76,21 +79,29 @@ def violations(store, shapes) -> list[Violation]:
     """Every violation of ``shapes`` (a pyoxigraph Store holding the shapes graph) in ``store``'s
     union of graphs; :class:`Unsupported` if a shape needs what is not translated here."""
     classes = _subclasses(store)
-    out: list[Violation] = []
-    probed: dict[str, bool] = {}
+    checks: list[tuple[_Shape, str]] = []  # every shape with its focus nodes, read before any query
     for node_shape in _node_shapes(shapes):
         target = _target(node_shape, classes)
         if target is None:
             continue
-        out.extend(_check(store, node_shape, target, classes, node_shape.values.get("message"), probed))
+        checks.append((node_shape, target))
         for prop in node_shape.values.get("property", []):
             shape = _shape(shapes, prop, _PROPERTY_KEYS)
             paths = shape.values.get("path", [])
             if len(paths) != 1 or not isinstance(paths[0], ox.NamedNode):
                 raise Unsupported("a property shape whose sh:path is not one predicate")
             shape.path = paths[0].value
-            out.extend(_check(store, shape, target, classes, shape.values.get("message"), probed))
-    return out
+            checks.append((shape, target))
+    probed: dict[str, bool] = {}
+
+    def check(item: tuple[_Shape, str]) -> list[Violation]:
+        shape, target = item
+        return list(_check(store, shape, target, classes, shape.values.get("message"), probed))
+
+    # the shapes' queries at once, one per core: Oxigraph evaluates without the GIL (measured: two
+    # threads answer two scans in half the time); a query shared by shapes may then run twice
+    with ThreadPoolExecutor(max_workers=available_cores(), thread_name_prefix="kg-validate") as pool:
+        return [v for found in pool.map(check, checks) for v in found]
 
 
 # ---------------------------------------------------------------------------- reading the shapes
