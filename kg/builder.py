@@ -26,6 +26,10 @@ WRITE_BATCH = 256  # documents per store write: one bulk load. Measured: 3x chea
                   # lose less work to a kill, larger ones load faster.
 
 
+TAIL_BATCH = 32  # documents per store write once the input is read to its end: what the workers still
+                 # hold is written as it comes, while they finish, not in one load after the last document
+
+
 def write_batch() -> int:
     try:
         return max(1, int(os.environ.get("KG_WRITE_BATCH", WRITE_BATCH)))
@@ -66,6 +70,7 @@ def build(sources: Iterable[str], store,
     refresh_all = not stored or store.labels_stale()  # a first build, or one killed before its labels
     touched: set[str] = set()
     batch: list[DocumentGraph] = []
+    read_to_end = threading.Event()  # set by whichever thread pulls the last document
 
     def new_documents() -> Iterator[Document]:
         for item in iter_inputs(sources):
@@ -78,6 +83,7 @@ def build(sources: Iterable[str], store,
             else:
                 stored.add(item.id)
                 yield item
+        read_to_end.set()
 
     def write() -> None:
         if not report.added:  # from the first write until the labels are recomputed
@@ -102,7 +108,7 @@ def build(sources: Iterable[str], store,
         batch.append(graph)
         if on_document:  # progress as documents are extracted; they are written a batch at a time
             on_document(graph.document, graph.assertions)
-        if len(batch) >= size:
+        if len(batch) >= (min(size, TAIL_BATCH) if read_to_end.is_set() else size):
             write()
     if batch:
         write()
