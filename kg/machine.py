@@ -14,7 +14,8 @@ def available_cores() -> int:
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
     try:
-        quota, period = open("/sys/fs/cgroup/cpu.max", encoding="ascii").read().split()[:2]
+        with open("/sys/fs/cgroup/cpu.max", encoding="ascii") as limit:
+            quota, period = limit.read().split()[:2]
         if quota != "max":
             cores = min(cores, max(1, round(int(quota) / int(period))))
     except (OSError, ValueError):

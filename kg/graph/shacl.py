@@ -79,7 +79,7 @@ def violations(store, shapes) -> list[Violation]:
     """Every violation of ``shapes`` (a pyoxigraph Store holding the shapes graph) in ``store``'s
     union of graphs; :class:`Unsupported` if a shape needs what is not translated here."""
     classes = _subclasses(store)
-    checks: list[tuple[_Shape, str]] = []  # every shape with its focus nodes, read before any query
+    checks: list[tuple[_Shape, str]] = []  # every shape with its focus nodes, all read before they run
     for node_shape in _node_shapes(shapes):
         target = _target(node_shape, classes)
         if target is None:
