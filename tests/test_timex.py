@@ -72,3 +72,18 @@ def test_a_caption_date_inside_a_phrase_does_not_date_the_clause(statements):
     text = "A relative of soldiers, who were captured by Islamist militants reacts in Beirut, Lebanon August 27, 2017."
     found = statements(text, date="2017-08-28")
     assert all(v is None or v[2] for v in found.values()), found
+
+
+@pytest.mark.parametrize("day", range(1, 8))
+def test_a_bare_weekday_reads_as_dateparser_reads_it(day):
+    """The weekdays read without dateparser give what dateparser gives, from every weekday's base,
+    with a time of day or without."""
+    from datetime import datetime
+
+    from kg.extract import timex
+
+    for base in (datetime(2019, 4, day), datetime(2019, 4, day, 23, 30)):
+        for name in ("Monday", "tuesday", "WEDNESDAY", "Thursday", "Friday", "Saturday", "Sunday"):
+            data = timex._parser(base, "past").get_date_data(name)
+            assert timex._parse.__wrapped__(name, base, False, "past") == timex.ParsedDate(
+                data.date_obj.date(), timex.DATE), (name, base)

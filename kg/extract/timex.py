@@ -3,7 +3,8 @@ text gives: "in 2014" is the year 2014, "in November 2015" the month, "on Sunday
 of Monday 28 August 2017 the day before, "earlier this month" August 2017, "last year" 2016.
 
 The candidates are spaCy's DATE and TIME entities; dateparser reads them, relative to the
-document's date (``RELATIVE_BASE``, preferring the past: news reports what has happened). Where
+document's date (``RELATIVE_BASE``, preferring the past: news reports what has happened), except
+a bare weekday, read here as dateparser reads it (tested against it) at a thousandth of the cost. Where
 dateparser cannot read the whole expression, its words are tried from the right ("at the end of
 July" is read as "July", "late on Sunday" as "on Sunday", "mid-2015" as "2015"): the qualifier
 narrows the time without changing its precision. A span ("from April to October 2015") dates to
@@ -149,6 +150,8 @@ def _parse(text: str, base: datetime | None, clock: bool, prefer: str) -> Parsed
             return parse_date(text)  # absolute, with a year: nothing to count from
         except DateError:
             return None
+    if prefer == "past" and (weekday := _WEEKDAYS.get(text.lower())) is not None:
+        return _last(weekday, base)
     try:
         data = _parser(base, prefer).get_date_data(text)
     except (ValueError, OverflowError, TypeError, KeyError):  # dateparser's own failures on odd text
@@ -162,6 +165,19 @@ def _parse(text: str, base: datetime | None, clock: bool, prefer: str) -> Parsed
     elif precision == YEAR_MONTH:
         day = day.replace(day=1)
     return ParsedDate(day, precision)
+
+
+# A bare weekday, the time news gives most ("on Sunday"), is read here: dateparser takes ~2 ms
+# an expression, and the base changes with each article's date, so its cache misses (measured: 500
+# weekday readings in 300 articles, a fifth of the extraction after the parse)
+_WEEKDAYS = {name: i for i, name in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday",
+                                                  "saturday", "sunday"))}
+
+
+def _last(weekday: int, base: datetime) -> ParsedDate:
+    """The latest ``weekday`` before ``base``'s day, as dateparser reads a weekday preferring the past
+    (the base's own weekday is a week back: see :func:`_weekday_of_the_document`)."""
+    return ParsedDate(base.date() - timedelta(days=(base.weekday() - weekday - 1) % 7 + 1), DATE)
 
 
 @lru_cache(maxsize=64)
