@@ -39,6 +39,12 @@ JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it 
 LOAD_BLOCK = 20000  # quads of a derived graph per bulk load: bounded memory; a load costs ~7 ms of its own
 
 
+def load_own(store: ox.Store, data: bytes) -> None:
+    """Bulk-load N-Quads that kg serialized (pyoxigraph wrote them from terms it had checked), without
+    validating their IRIs again: measured, a fifth of the load's CPU time."""
+    store.bulk_load(data, format=ox.RdfFormat.N_QUADS, lenient=True)
+
+
 _IN_PROGRESS = N(KG.writeInProgress)
 _TRUE = ox.Literal(True)
 
@@ -125,7 +131,7 @@ class LocalStore:
         markers = [ox.Quad(N(document_graph(doc_id)), _IN_PROGRESS, _TRUE, N(META_GRAPH)) for doc_id, _ in payloads]
         store.extend(markers)
         crash_point("store-marked")
-        store.bulk_load(b"".join(payload for _, payload in payloads), format=ox.RdfFormat.N_QUADS)
+        load_own(store, b"".join(payload for _, payload in payloads))
         crash_point("store-loaded")
         self.journal.append(payloads)
         crash_point("store-journalled")
@@ -218,6 +224,13 @@ class LocalStore:
         once, and applied here (:mod:`kg.store.offload`)."""
         todo = None if entities is None else set(entities)
         checkpoint, peaks = None, {}
+        if todo is None:
+            # a whole refresh reads every document's graph, which a build leaves in dozens of
+            # overlapping RocksDB files that each lookup probes: merged first, they cost less to read
+            # than the merge costs (measured on 1,000 articles: the merge 1.1 s, deriving both graphs
+            # 8.4-9.7 -> 4.9-5.4 s of CPU; the build 36.7 -> 33.7 s), and the store is then read as
+            # fast as one loaded at once
+            self._ox.optimize()
         if offload.wanted(statement_count(self)):
             try:
                 checkpoint = offload.Checkpoint(self, todo)
@@ -251,7 +264,7 @@ class LocalStore:
                 self._ox.remove(quad)
             self._ox.flush()
         for data in changes.added(LOAD_BLOCK):
-            self._ox.bulk_load(data, format=ox.RdfFormat.N_QUADS)
+            load_own(self._ox, data)
         for block in _batches(changes.blocks(), LOAD_BLOCK):
             self.journal.put(graph.value, block)
         self._seal(graph)
@@ -280,7 +293,7 @@ class LocalStore:
         written = 0
         for block in _batches(blocks, LOAD_BLOCK):  # written as they come: none held
             data = b"".join(text for _, text in block)
-            self._ox.bulk_load(data, format=ox.RdfFormat.N_QUADS)
+            load_own(self._ox, data)
             self.journal.put(graph.value, block)
             written += data.count(b"\n")
         self._seal(graph)
