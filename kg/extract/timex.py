@@ -4,8 +4,8 @@ of Monday 28 August 2017 the day before, "earlier this month" August 2017, "last
 
 The candidates are spaCy's DATE and TIME entities; dateparser reads them, relative to the
 document's date (``RELATIVE_BASE``, preferring the past: news reports what has happened), except
-a bare weekday, read here as dateparser reads it (tested against it) in 2 µs against its 0.5-2 ms. Where
-dateparser cannot read the whole expression, its words are tried from the right ("at the end of
+a bare weekday, read here as dateparser reads it (tested against it) in 2 µs against its
+0.5-2 ms. Where dateparser cannot read the whole expression, its words are tried from the right ("at the end of
 July" is read as "July", "late on Sunday" as "on Sunday", "mid-2015" as "2015"): the qualifier
 narrows the time without changing its precision. A span ("from April to October 2015") dates to
 the year its two ends share. Expressions that measure rather than date ("a
