@@ -4,12 +4,12 @@ of Monday 28 August 2017 the day before, "earlier this month" August 2017, "last
 
 The candidates are spaCy's DATE and TIME entities; dateparser reads them, relative to the
 document's date (``RELATIVE_BASE``, preferring the past: news reports what has happened), except
-a bare weekday, read here as dateparser reads it (tested against it) in 2 µs against its
-0.5-2 ms. Where dateparser cannot read the whole expression, its words are tried from the right ("at the end of
-July" is read as "July", "late on Sunday" as "on Sunday", "mid-2015" as "2015"): the qualifier
-narrows the time without changing its precision. A span ("from April to October 2015") dates to
-the year its two ends share. Expressions that measure rather than date ("a
-six-year war", "for years", "24 hours") are not times (ontology/events.toml lists the words).
+a bare weekday, read here as dateparser reads it (tested against it) in 2 µs against its 0.5-2
+ms. Where dateparser cannot read the whole expression, its words are tried from the right ("at
+the end of July" is read as "July", "late on Sunday" as "on Sunday", "mid-2015" as "2015"): the
+qualifier narrows the time without changing its precision. A span ("from April to October 2015")
+dates to the year its two ends share. Expressions that measure rather than date ("a six-year
+war", "for years", "24 hours") are not times (ontology/events.toml lists the words).
 A document without a day-precise date counts from the last time with a year its text has stated
 ("The offensive launched on 12 May 2016. On 16 May, ..." is 16 May 2016), or else dates only
 expressions with a year ("in 2014", read by :func:`kg.dates.parse_date`); nothing is guessed
