@@ -224,13 +224,6 @@ class LocalStore:
         once, and applied here (:mod:`kg.store.offload`)."""
         todo = None if entities is None else set(entities)
         checkpoint, peaks = None, {}
-        if todo is None:
-            # a whole refresh reads every document's graph, which a build leaves in dozens of
-            # overlapping RocksDB files that each lookup probes: merged first, they cost less to read
-            # than the merge costs (measured on 1,000 articles: the merge 1.1 s, deriving both graphs
-            # 8.4-9.7 -> 4.9-5.4 s of CPU; the build 36.7 -> 33.7 s), and the store is then read as
-            # fast as one loaded at once
-            self._ox.optimize()
         if offload.wanted(statement_count(self)):
             try:
                 checkpoint = offload.Checkpoint(self, todo)
