@@ -374,6 +374,28 @@ def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, en
     click.echo(f"wrote {output}: {caption}", err=True)
 
 
+@cli.command("train")
+@click.argument("gold", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--output", "-o", metavar="FILE", help="Write the model here (default: where kg reads it, "
+              "ontology/relations-model.json.gz of the data folder).")
+@click.option("--seed", default=13, show_default=True, type=int, help="The seed of the folds and the learner.")
+@click.option("--processes", "-p", default=1, show_default=True, type=click.IntRange(1),
+              help="Parsing processes.")
+def train_(gold: tuple[str, ...], output: str | None, seed: int, processes: int) -> None:
+    """Train the relation model from annotated text: kg gold folders (docs/annotation.md), re3d
+    source folders and CoNLL04 JSON files. Prints the out-of-fold figures by relation (rules alone,
+    model alone, both) and writes the model with its provenance (see docs/model.md)."""
+    from .train import train
+
+    model, path = train(list(gold), output, seed=seed, processes=processes, log=click.echo)
+    click.echo(f"{'relation':14} {'gold':>5} {'rules F1':>9} {'model F1':>9} {'both P':>7} {'both R':>7} {'both F1':>8} {'veto':>5} {'add':>5}")
+    for relation, f in model.provenance["out_of_fold"].items():
+        click.echo(f"{relation:14} {f['gold']:5} {f['rules']['f1']:9.3f} {f['model']['f1']:9.3f} "
+                   f"{f['both']['p']:7.3f} {f['both']['r']:7.3f} {f['both']['f1']:8.3f} {model.veto[relation]:5.2f} "
+                   f"{model.add[relation]:5.2f}")
+    click.echo(f"wrote {path} ({len(model.index)} features)")
+
+
 @cli.command("eval")
 @click.argument("gold_dir", type=click.Path(file_okay=False))
 @_store_option

@@ -20,14 +20,11 @@ if TYPE_CHECKING:
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
-    from . import aliases, coref, events, mentions, resolve
+    from . import events, resolve
     from .relations import Extractor
 
     extractor = extractor or Extractor()
-    found = mentions.find_mentions(doc, extractor.gazetteer, extractor.words)
-    keyed = resolve.assign_keys(doc, found, extractor.gazetteer)
-    with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.words)
-    named = aliases.find_aliases(doc, with_refs, extractor.words)
+    named = read_mentions(doc, extractor)
     entities = resolve.entities(named, extractor.gazetteer)
     # descriptions in apposition are surface forms only: the words inside them keep their own entities
     reading = extractor.read(doc, [m for m in named if m.kind != "appositive"], document.id)
@@ -38,6 +35,16 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
     implied |= {r.entity for e in statements for r in e.roles if r.entity}
     entities = entities + resolve.gazetteer_entities(implied - known, extractor.gazetteer)
     return Extraction(document=document, entities=entities, assertions=tuple(assertions), events=tuple(statements))
+
+
+def read_mentions(doc, extractor: Extractor) -> list:
+    """The document's mentions with their entity keys, references resolved and aliases found."""
+    from . import aliases, coref, mentions, resolve
+
+    found = mentions.find_mentions(doc, extractor.gazetteer, extractor.words)
+    keyed = resolve.assign_keys(doc, found, extractor.gazetteer)
+    with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.words)
+    return aliases.find_aliases(doc, with_refs, extractor.words)
 
 
 def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[Extraction]:

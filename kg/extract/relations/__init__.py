@@ -33,18 +33,26 @@ class Extractor:
     """The relation rules, applied to one parsed document at a time."""
 
     def __init__(self, lexicon: Lexicon | None = None, gazetteer: Gazetteer | None = None,
-                 words: Words | None = None) -> None:
+                 words: Words | None = None, model: bool = True) -> None:
         self.lexicon = lexicon or load_lexicon()
         self.gazetteer = gazetteer or load_gazetteer()
         self.words = words or load_words()
         self.triggers = Triggers(self.lexicon)
         self.titles = {w: r for r in self.lexicon.rules_for("title") for w in r.lemmas}
+        # the learned model beside the rules (kg.extract.learned, which reads the rules' modules)
+        from ..learned import model as learned_model
+        from ..learned.features import trigger_classes
+
+        self.model = learned_model.load() if model else None  # None: the rules alone
+        self.only_model = self.model is not None and learned_model.mode() == "only"
+        self.classes = trigger_classes(self.lexicon) if self.model is not None else None
 
     def extract(self, doc, mentions: list[Mention], doc_id: str) -> list[Assertion]:
         return self.read(doc, mentions, doc_id).assertions
 
-    def read(self, doc, mentions: list[Mention], doc_id: str) -> Reading:
-        """The document's assertions, with what the event stage reads from the same pass."""
+    def rule_facts(self, doc, mentions: list[Mention]) -> tuple[Context, list, list[Found]]:
+        """The document's context, every (trigger token, predicate rule) that fired, and the
+        candidate facts of the rules, before the model and the polarity checks."""
         ctx = Context(doc, mentions, self.gazetteer, self.words, self.titles)
         found: list[Found] = []
         fired = []
@@ -54,6 +62,15 @@ class Extractor:
         for kind, rules in STRUCTURAL.items():
             for rule in self.lexicon.rules_for(kind):
                 found.extend(rules(ctx, rule))
+        return ctx, fired, found + _regions_lie_in_their_country(ctx, found)
+
+    def read(self, doc, mentions: list[Mention], doc_id: str) -> Reading:
+        """The document's assertions, with what the event stage reads from the same pass."""
+        ctx, fired, found = self.rule_facts(doc, mentions)
+        if self.model is not None:
+            from ..learned.combine import judge
+
+            found = judge(ctx, found, self.model, self.classes, self.only_model)
         kept: list[Found] = []
         return Reading(ctx, fired, kept, assertions(ctx, found, doc_id, kept))
 
@@ -86,7 +103,7 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
     receives each candidate that passed."""
     relations = ontology.relations()
     out: dict[tuple, Assertion] = {}
-    for f in found + _regions_lie_in_their_country(ctx, found):
+    for f in found:
         relation = relations[f.rule.relation]
         s, o = f.subject, f.object
         if s == o or not _typed(ctx.type_of(s), relation.domain, f.rule.subject_types) \
@@ -95,16 +112,16 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
         trigger = ctx.doc[f.trigger]
         if relation.name == "leaderOf" and heads_a_part(ctx, trigger):
             continue  # "an ISIL gang leader" leads a gang of ISIL: a member (see structure.titles)
-        if f.rule.kind == "predicate" and polarity(trigger, f.rule.light_verbs) not in (
+        if f.rule.kind in ("predicate", "model") and polarity(trigger, f.rule.light_verbs) not in (
                 ("asserted", "attempted") if f.rule.attempts else ("asserted",)):
             continue
         reported_by, doubtful = reporter(ctx, trigger)
         if relation.symmetric and o < s:
             s, o = o, s
         sent = sentence_of(trigger)
-        confidence = f.rule.confidence * (DOUBT if doubtful else 1.0)
+        confidence = (f.rule.confidence if f.confidence is None else f.confidence) * (DOUBT if doubtful else 1.0)
         key = (s, relation.name, o, sent.start_char)
-        if kept is not None:
+        if kept is not None and f.rule.kind != "model":
             kept.append(Found(s, o, f.rule, f.trigger))
         if key in out and out[key].confidence >= confidence:
             continue

@@ -14,12 +14,14 @@ from . import arguments
 
 @dataclass(frozen=True)
 class Found:
-    """A candidate fact before provenance: entity keys, the rule, and the trigger token."""
+    """A candidate fact before provenance: entity keys, the rule, the trigger token, and the
+    relation model's probability of it where the model read it (else the rule's confidence holds)."""
 
     subject: str
     object: str
     rule: Rule
     trigger: int
+    confidence: float | None = None
 
 
 class Context:

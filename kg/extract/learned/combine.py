@@ -1,0 +1,82 @@
+"""Rules and model together, on one document's candidate facts before their polarity is checked.
+
+A rule's fact keeps its place (the rules' measured precision is the backbone) unless the model,
+having read the same pair, gives its relation a probability under the model's ``veto``; it then
+carries the model's calibrated probability as its confidence. The model adds the facts of the
+pairs no rule related when its probability of a relation reaches that relation's ``add``
+threshold (chosen on the training data, :mod:`kg.train.fit`); such a fact's rule is ``model``
+and its trigger the word at the top of the pair's dependency path, whose polarity
+(:mod:`kg.extract.relations.polarity`) is checked as a rule trigger's is. With
+``KG_RELATION_MODEL=only`` the model's facts are the only ones.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..docindex import sentence_of
+from ..lexicon import Rule
+from ..relations.context import Found
+from .candidates import candidates, fitting
+from .features import Classes, features
+from .model import RelationModel
+
+RULE_ID = "model"  # kg:rule of a fact only the model found
+
+
+@cache
+def model_rule(relation: str) -> Rule:
+    """The pseudo-rule a model's fact carries: no slots, its own kind, polarity checked."""
+    return Rule(id=RULE_ID, relation=relation, kind="model", pos=None, lemmas=frozenset(), subject=(),
+                object=(), pairs=(), light_verbs=frozenset(), confidence=0.5)
+
+
+def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only: bool = False) -> list[Found]:
+    """``found`` (the rules' candidate facts) as the model judges them, and the facts it adds."""
+    doc = ctx.doc
+    pairs = candidates(doc, ctx.mentions)
+    if not pairs:
+        return [] if only else found
+    fired: dict[int, dict[tuple[str, str], list[str]]] = {}
+    for f in found:
+        at = fired.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault((f.subject, f.object), [])
+        at += [f.rule.relation, f"{f.rule.relation}:{f.rule.id}"]
+    best: dict[tuple, tuple[float, int]] = {}  # (sentence, subject, relation, object) -> (p, top token)
+    symmetric = {r for r in classes_symmetric()}
+    for c in pairs:
+        names, top = features(doc, c, classes, fired.get(c.sentence, {}))
+        allowed = fitting(c.subject.type, c.object.type)
+        for relation, p in model.probabilities(names).items():
+            if relation not in allowed:
+                continue
+            s, o = c.keys
+            if relation in symmetric and o < s:
+                s, o = o, s
+            key = (c.sentence, s, relation, o)
+            if key not in best or p > best[key][0]:
+                best[key] = (p, top if top is not None else c.subject.start)
+    out: list[Found] = []
+    covered: set[tuple] = set()
+    if not only:
+        for f in found:
+            s, o = f.subject, f.object
+            if f.rule.relation in symmetric and o < s:
+                s, o = o, s
+            key = (sentence_of(doc[f.trigger]).start, s, f.rule.relation, o)
+            covered.add(key)
+            if key not in best:
+                out.append(f)  # a pair the model does not read (a demonym's country, a region's)
+            elif best[key][0] >= model.veto.get(f.rule.relation, 0.0):
+                out.append(Found(f.subject, f.object, f.rule, f.trigger, round(best[key][0], 3)))
+    for key, (p, top) in best.items():
+        _, s, relation, o = key
+        if key not in covered and p >= model.add.get(relation, 1.1):
+            out.append(Found(s, o, model_rule(relation), top, round(p, 3)))
+    return out
+
+
+@cache
+def classes_symmetric() -> frozenset[str]:
+    from ... import ontology
+
+    return frozenset(name for name, r in ontology.relations().items() if r.symmetric)

@@ -1,0 +1,153 @@
+"""What the relation model knows of a candidate pair: strings read from the parse, never the names.
+
+A pair is described by its two types and mention kinds, the dependency path between the two
+mentions (through the first conjunct of a coordination, so every conjunct reads as the first),
+the lemmas on it and at its top, the words between the two, the trigger classes of kg's lexicon
+and of PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top word, and which
+rule fired on the pair. No feature holds an entity's name: the model learns constructions, not
+facts about particular actors.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+from ...resources import ontology_file
+from ..lexicon import Lexicon
+from ..relations.parse import lemma
+from ..relations.polarity import polarity
+from .candidates import Candidate
+
+MAX_PATH = 6  # dependency steps of a path spelled out whole; longer ones only by their shape
+MAX_BETWEEN = 8  # words between the two mentions read one by one
+
+
+@dataclass(frozen=True)
+class Classes:
+    """Trigger classes by lemma: the relations kg's lexicon gives a word, and PETRARCH2's CAMEO
+    relation and root code (the first two digits: 19 fight, 04 consult, ...) of a verb."""
+
+    lexicon: dict[str, frozenset[str]]
+    petrarch: dict[str, frozenset[str]]
+
+    def of(self, lemma_: str) -> list[str]:
+        return ([f"lex:{r}" for r in sorted(self.lexicon.get(lemma_, ()))]
+                + [f"pv:{c}" for c in sorted(self.petrarch.get(lemma_, ()))])
+
+
+def trigger_classes(lexicon: Lexicon) -> Classes:
+    by_lemma: dict[str, set[str]] = {}
+    for rule in lexicon.rules:
+        for form in rule.lemmas:
+            for word in form.split():
+                by_lemma.setdefault(word, set()).add(rule.relation)
+    return Classes({k: frozenset(v) for k, v in by_lemma.items()}, _petrarch())
+
+
+@cache
+def _petrarch() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    path = ontology_file("petrarch/verbs.jsonl")
+    if not path.is_file():
+        return {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        classes = out.setdefault(raw["lemma"], set())
+        classes.add(raw["relation"])
+        classes.update(f"cameo{code[:2]}" for code in raw.get("codes", ()) if code[:2].isdigit())
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def anchor(token):
+    """The token a mention's relations hang on: its head, or the first conjunct's head."""
+    while token.dep_ == "conj" and token.head.i != token.i:
+        token = token.head
+    return token
+
+
+def _to_root(token) -> list:
+    chain = [token]
+    while token.head.i != token.i:
+        token = token.head
+        chain.append(token)
+    return chain
+
+
+def path(a, b) -> tuple[list, object, list] | None:
+    """The tokens from ``a`` up to the lowest common ancestor and from there down to ``b``."""
+    up = _to_root(a)
+    at = {t.i: n for n, t in enumerate(up)}
+    down = []
+    for t in _to_root(b):
+        if t.i in at:
+            return up[:at[t.i]], t, down[::-1]
+        down.append(t)
+    return None  # different sentences' trees
+
+
+def _dist(n: int) -> str:
+    return str(n) if n < 4 else "4-6" if n < 7 else "7-12" if n < 13 else "13+"
+
+
+def features(doc, candidate: Candidate, classes: Classes,
+             rules: dict[tuple[str, str], list[str]]) -> tuple[list[str], int | None]:
+    """The feature strings of one candidate, and the token at the top of its dependency path (None
+    when the two hang on one word); ``rules`` maps a pair of keys to the rule facts ("relation"
+    and "relation:rule-id") the rules found for it in this sentence."""
+    s, o = candidate.subject, candidate.object
+    s_head, o_head = doc[s.start:s.end].root, doc[o.start:o.end].root
+    types = f"{s.type}>{o.type}"
+    out = [f"T:{types}", f"K:{s.kind}>{o.kind}", "ORD:so" if s.start < o.start else "ORD:os"]
+    first, last = (s, o) if s.start < o.start else (o, s)
+    between = doc[first.end:last.start] if first.end <= last.start else doc[0:0]
+    out.append(f"D:{_dist(len(between))}")
+    if s_head.dep_ == "conj" or o_head.dep_ == "conj":
+        out.append("CONJ")
+    a, b = anchor(s_head), anchor(o_head)
+    top = None
+    if a.i == b.i:
+        out.append("SAMEHEAD")
+    else:
+        found = path(a, b)
+        if found is not None:
+            up, top, down = found
+            steps = [f"{t.dep_}^" for t in up] + [f"v{t.dep_}" for t in down]
+            shape = " ".join(steps)
+            top_lemma = lemma(top) if top.i not in (a.i, b.i) else "<arg>"
+            out += [f"PD:{shape}" if len(steps) <= MAX_PATH else f"PN:{_dist(len(steps))}",
+                    f"TOP:{top_lemma}", f"TOPP:{top.pos_}", f"TOPD:{shape}|{top_lemma}"]
+            if len(steps) <= MAX_PATH:
+                inner = [lemma(t) for t in up[1:]] + [top_lemma] + [lemma(t) for t in down[:-1]]
+                out.append(f"P:{shape}|{' '.join(inner)}")
+                out += [f"PL:{w}" for w in inner]
+            for c in classes.of(lemma(top)):
+                out += [f"TC:{c}", f"TC:{c}|{types}"]
+            for t in up[1:] + down[:-1]:
+                for c in classes.of(lemma(t)):
+                    out.append(f"PC:{c}")
+            # prepositions and particles hanging on the top word: "fight against", "take control of"
+            out += [f"TK:{top_lemma}|{k.dep_}:{k.lower_}" for k in top.children if k.dep_ in ("prt", "prep", "agent")]
+            verdict = polarity(top)
+            if verdict != "asserted":
+                out.append(f"POL:{verdict}")
+    words = [lemma(t) for t in between if not t.is_punct]
+    if len(between) <= MAX_BETWEEN:
+        out += [f"BW:{w}" for w in words]
+        out.append(f"BS:{' '.join(words)}")
+        for t in between:
+            for c in classes.of(lemma(t)):
+                out.append(f"BC:{c}")
+    if between:
+        out += [f"B1:{lemma(between[0])}", f"BL:{lemma(between[-1])}"]
+    if first.start > 0:
+        out.append(f"W-1:{lemma(doc[first.start - 1])}")
+    if last.end < len(doc):
+        out.append(f"W+1:{lemma(doc[last.end])}")
+    for fact in rules.get(candidate.keys, ()):
+        out.append(f"R:{fact}")
+    for fact in rules.get((o.key, s.key), ()):
+        if ":" not in fact:
+            out.append(f"RR:{fact}")
+    return out, (top.i if top is not None else None)

@@ -1,0 +1,118 @@
+"""The trained relation model as kg ships it and reads it: a multinomial logistic regression over
+the feature strings of :mod:`.features`, its probabilities calibrated per relation (Platt scaling
+fitted on held-apart folds of the training data), and the two thresholds :mod:`.combine` uses.
+
+The file is gzipped JSON (``ontology/relations-model.json.gz``, or ``$KG_DATA/ontology/``'s):
+``classes`` (``"none"`` first), ``features`` (name -> row of ``weights``), ``weights`` (one list of
+per-class weights a feature), ``bias``, ``calibration`` (relation -> [a, b]: p' = sigmoid(a
+logit(p) + b)), ``add`` (relation -> the probability from which the model adds a fact the rules
+did not find), ``veto`` (relation -> the probability under which a rule's fact is dropped; 0 for a
+relation the training data holds too few facts of to judge) and ``provenance`` (the training
+data's sha256, the seed, the figures it was checked with). Reading it needs numpy only, which spaCy
+installs; fitting it needs scikit-learn (:mod:`kg.train`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import DataError
+from ...resources import ontology_file
+
+FILE = "relations-model.json.gz"
+FORMAT = 1
+NONE = "none"
+SWITCH = "KG_RELATION_MODEL"  # off: the rules alone; only: the model alone; on (default): both
+MODES = ("on", "off", "only")
+
+
+def mode() -> str:
+    value = os.environ.get(SWITCH, "on").strip().lower() or "on"
+    if value not in MODES:
+        raise DataError(f"{SWITCH}={value!r}: expected one of {', '.join(MODES)}")
+    return value
+
+
+@dataclass
+class RelationModel:
+    classes: list[str]
+    index: dict[str, int]
+    weights: np.ndarray  # (features, classes)
+    bias: np.ndarray
+    calibration: dict[str, tuple[float, float]]
+    add: dict[str, float]
+    veto: dict[str, float]
+    provenance: dict
+
+    def probabilities(self, features: list[str]) -> dict[str, float]:
+        """The calibrated probability of each relation (``none`` left out) for one candidate."""
+        rows = [self.index[f] for f in features if f in self.index]
+        logits = self.bias + (self.weights[rows].sum(axis=0) if rows else 0.0)
+        logits = logits - logits.max()
+        p = np.exp(logits)
+        p /= p.sum()
+        return {c: self.calibrated(c, float(p[i])) for i, c in enumerate(self.classes) if c != NONE}
+
+    def calibrated(self, relation: str, p: float) -> float:
+        a, b = self.calibration.get(relation, (1.0, 0.0))
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1 - p)) + b)))
+
+    def to_json(self) -> dict:
+        names = sorted(self.index, key=self.index.get)
+        return {"format": FORMAT, "classes": self.classes, "features": names,
+                "weights": [[round(float(w), 4) for w in self.weights[self.index[n]]] for n in names],
+                "bias": [round(float(b), 4) for b in self.bias],
+                "calibration": {k: [round(a, 4), round(b, 4)] for k, (a, b) in self.calibration.items()},
+                "add": {k: round(v, 4) for k, v in self.add.items()},
+                "veto": {k: round(v, 4) for k, v in self.veto.items()},
+                "provenance": self.provenance}
+
+    def save(self, path: str | Path) -> None:
+        with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as f:
+            json.dump(self.to_json(), f, separators=(",", ":"), sort_keys=True)
+            f.write("\n")
+
+
+def from_json(raw: dict, where: str) -> RelationModel:
+    try:
+        if raw.get("format") != FORMAT:
+            raise ValueError(f"format {raw.get('format')!r}, expected {FORMAT}")
+        classes = list(raw["classes"])
+        weights = np.asarray(raw["weights"], dtype=np.float32).reshape(len(raw["features"]), len(classes))
+        return RelationModel(
+            classes=classes, index={f: i for i, f in enumerate(raw["features"])}, weights=weights,
+            bias=np.asarray(raw["bias"], dtype=np.float32),
+            calibration={k: (float(a), float(b)) for k, (a, b) in raw["calibration"].items()},
+            add={k: float(v) for k, v in raw["add"].items()},
+            veto={k: float(v) for k, v in raw["veto"].items()},
+            provenance=dict(raw.get("provenance", {})))
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"{where}: not a relation model of kg ({exc})") from None
+
+
+def read(path: str | Path) -> RelationModel:
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            raw = json.load(f)
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path}: cannot read the relation model ({exc})") from None
+    return from_json(raw, str(path))
+
+
+@cache
+def load() -> RelationModel | None:
+    """The model beside the ontology, or None where there is none (the rules work alone) or
+    ``KG_RELATION_MODEL=off``."""
+    if mode() == "off":
+        return None
+    path = ontology_file(FILE)
+    return read(path) if path.is_file() else None

@@ -1,0 +1,188 @@
+"""Fit the relation model: a multinomial logistic regression (scikit-learn) over the examples'
+feature strings, its probabilities calibrated per relation on out-of-fold predictions, and the
+thresholds by which :mod:`kg.extract.learned.combine` joins it to the rules, chosen on the same
+out-of-fold predictions. Folds are by document, so no sentence is judged by a model that read it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import numpy as np
+
+from ..extract.learned.model import NONE, RelationModel
+from .examples import Example
+
+MIN_COUNT = 2  # a feature seen in fewer examples is left out: it cannot generalize
+FOLDS = 5
+C = 0.5  # inverse regularization; chosen on folds of the training data (see docs/model.md)
+VETOES = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
+ADDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
+MIN_PRECISION = 0.6  # a threshold that adds facts below this out-of-fold precision adds none
+MIN_JUDGED = 20  # facts of a relation the training data must hold for the model to veto or add any
+
+
+def _sklearn():
+    try:
+        from sklearn.feature_extraction import DictVectorizer
+        from sklearn.linear_model import LogisticRegression
+    except ImportError:
+        from ..errors import UsageError
+
+        raise UsageError("kg train needs scikit-learn", hint="pip install 'kg[train]'") from None
+    return DictVectorizer, LogisticRegression
+
+
+def _matrix(examples: list[Example], vocabulary: dict[str, int]):
+    from scipy.sparse import csr_matrix
+
+    rows, cols = [], []
+    for i, e in enumerate(examples):
+        for f in set(e.features):
+            j = vocabulary.get(f)
+            if j is not None:
+                rows.append(i)
+                cols.append(j)
+    return csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(examples), len(vocabulary)))
+
+
+def _fit(examples: list[Example], classes: list[str], seed: int, c: float):
+    _, LogisticRegression = _sklearn()
+    counts = Counter(f for e in examples for f in set(e.features))
+    vocabulary = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_COUNT))}
+    x = _matrix(examples, vocabulary)
+    y = np.array([classes.index(e.label) for e in examples])
+    learner = LogisticRegression(C=c, max_iter=2000, random_state=seed)
+    learner.fit(x, y)
+    # the learner knows only the classes it saw; put its columns where ``classes`` has them
+    weights = np.zeros((len(vocabulary), len(classes)), dtype=np.float32)
+    bias = np.full(len(classes), -30.0, dtype=np.float32)
+    seen = list(learner.classes_)
+    coef = learner.coef_ if len(seen) > 2 else np.vstack([-learner.coef_[0] / 2, learner.coef_[0] / 2])
+    intercept = learner.intercept_ if len(seen) > 2 else np.array([-learner.intercept_[0] / 2, learner.intercept_[0] / 2])
+    for k, cls in enumerate(seen):
+        weights[:, cls] = coef[k]
+        bias[cls] = intercept[k]
+    return vocabulary, weights, bias
+
+
+def _probabilities(examples: list[Example], vocabulary, weights, bias) -> np.ndarray:
+    logits = _matrix(examples, vocabulary) @ weights + bias
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _folds(examples: list[Example], seed: int) -> list[int]:
+    documents = sorted({e.document for e in examples})
+    random.Random(seed).shuffle(documents)
+    fold = {d: i % FOLDS for i, d in enumerate(documents)}
+    return [fold[e.document] for e in examples]
+
+
+def _platt(p: np.ndarray, y: np.ndarray, seed: int) -> tuple[float, float]:
+    _, LogisticRegression = _sklearn()
+    if y.sum() == 0 or y.sum() == len(y):
+        return 1.0, 0.0
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    x = np.log(p / (1 - p)).reshape(-1, 1)
+    platt = LogisticRegression(C=1e6, random_state=seed).fit(x, y)
+    return float(platt.coef_[0][0]), float(platt.intercept_[0])
+
+
+def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"p": round(p, 3), "r": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+            "tp": tp, "fp": fp, "fn": fn}
+
+
+def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, use_model=True):
+    k = classes.index(relation)
+    tp = fp = fn = 0
+    for e, p in zip(examples, calibrated[:, k]):
+        ruled = relation in e.rules
+        if use_rules and use_model:
+            said = (ruled and p >= veto) or (not ruled and p >= add)
+        elif use_rules:
+            said = ruled
+        else:
+            said = p >= add
+        gold = e.label == relation
+        tp += bool(said and gold)
+        fp += bool(said and not gold)
+        fn += bool(gold and not said)
+    return tp, fp, fn
+
+
+def train(examples: list[Example], classes: list[str], seed: int = 13, c: float = C,
+          provenance: dict | None = None, log=print) -> RelationModel:
+    """The model of ``examples``, its calibration and thresholds from ``FOLDS`` folds by document."""
+    np.random.seed(seed)
+    folds = _folds(examples, seed)
+    oof = np.zeros((len(examples), len(classes)))
+    for k in range(FOLDS):
+        train_part = [e for e, f in zip(examples, folds) if f != k]
+        held = [i for i, f in enumerate(folds) if f == k]
+        if not held or not train_part:
+            continue
+        vocabulary, weights, bias = _fit(train_part, classes, seed, c)
+        oof[held] = _probabilities([examples[i] for i in held], vocabulary, weights, bias)
+        log(f"  fold {k + 1}/{FOLDS}: {len(train_part)} examples, {len(vocabulary)} features")
+    relations = [cls for cls in classes if cls != NONE]
+    calibration, calibrated = {}, np.zeros_like(oof)
+    for relation in relations:
+        k = classes.index(relation)
+        y = np.array([e.label == relation for e in examples], dtype=int)
+        a, b = _platt(oof[:, k], y, seed)
+        calibration[relation] = (a, b)
+        p = np.clip(oof[:, k], 1e-6, 1 - 1e-6)
+        calibrated[:, k] = 1 / (1 + np.exp(-(a * np.log(p / (1 - p)) + b)))
+    # each relation's veto (only where the data has enough of it to judge the rules), then its
+    # threshold for facts the rules missed
+    veto, add, figures = {}, {}, {}
+    for relation in relations:
+        gold = int(sum(e.label == relation for e in examples))
+        best = (0.0, _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1))["f1"])
+        if gold >= MIN_JUDGED:
+            for threshold in VETOES:
+                score = _prf(*_counts(examples, calibrated, classes, relation, threshold, 1.1))["f1"]
+                if score > best[1] + 1e-9:
+                    best = (threshold, score)
+        veto[relation] = best[0]
+        best = (1.1, best[1])
+        for threshold in ADDS if gold >= MIN_JUDGED else ():
+            tp, fp, fn = _counts(examples, calibrated, classes, relation, veto[relation], threshold)
+            new_tp, new_fp, _ = _counts(examples, calibrated, classes, relation, 1.1, threshold, use_rules=False)
+            score = _prf(tp, fp, fn)["f1"]
+            if score > best[1] + 1e-9 and _prf(new_tp, new_fp, 0)["p"] >= MIN_PRECISION:
+                best = (threshold, score)
+        add[relation] = best[0]
+        figures[relation] = {
+            "gold": gold,
+            "rules": _prf(*_counts(examples, calibrated, classes, relation, 0, 1.1, use_model=False)),
+            "model": _prf(*_counts(examples, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False)),
+            "both": _prf(*_counts(examples, calibrated, classes, relation, veto[relation], best[0]))}
+    vocabulary, weights, bias = _fit(examples, classes, seed, c)
+    log(f"  whole: {len(examples)} examples, {len(vocabulary)} features")
+    provenance = dict(provenance or {})
+    provenance.update({"seed": seed, "C": c, "folds": FOLDS, "min_count": MIN_COUNT,
+                       "examples": dict(Counter(e.label for e in examples)),
+                       "out_of_fold": figures, "out_of_fold_bands": _bands(examples, calibrated, classes)})
+    return RelationModel(classes=classes, index=vocabulary, weights=weights, bias=bias,
+                         calibration=calibration, add=add, veto=veto, provenance=provenance)
+
+
+def _bands(examples, calibrated, classes) -> dict[str, dict]:
+    """Out-of-fold precision of the model's most probable relation, by confidence band."""
+    out: dict[str, list[int]] = {}
+    for e, row in zip(examples, calibrated):
+        k = int(np.argmax(row))
+        if classes[k] == NONE or row[k] < 0.5:
+            continue
+        band = f"{math.floor(row[k] * 10) / 10:.1f}"
+        right, total = out.get(band, [0, 0])
+        out[band] = [right + (e.label == classes[k]), total + 1]
+    return {b: {"right": int(r), "total": int(t), "precision": round(r / t, 3)} for b, (r, t) in sorted(out.items())}
