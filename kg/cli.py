@@ -381,13 +381,16 @@ def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, en
 @click.option("--seed", default=13, show_default=True, type=int, help="The seed of the folds and the learner.")
 @click.option("--processes", "-p", default=1, show_default=True, type=click.IntRange(1),
               help="Parsing processes.")
-def train_(gold: tuple[str, ...], output: str | None, seed: int, processes: int) -> None:
+@click.option("--min-facts", type=click.IntRange(1), metavar="N",
+              help="Facts of a relation the data must hold for the model to veto or add any of it "
+                   "(default: kg.train.fit.MIN_JUDGED).")
+def train_(gold: tuple[str, ...], output: str | None, seed: int, processes: int, min_facts: int | None) -> None:
     """Train the relation model from annotated text: kg gold folders (docs/annotation.md), re3d
     source folders and CoNLL04 JSON files. Prints the out-of-fold figures by relation (rules alone,
     model alone, both) and writes the model with its provenance (see docs/model.md)."""
     from .train import train
 
-    model, path = train(list(gold), output, seed=seed, processes=processes, log=click.echo)
+    model, path = train(list(gold), output, seed=seed, processes=processes, log=click.echo, min_facts=min_facts)
     click.echo(f"{'relation':14} {'gold':>5} {'rules F1':>9} {'model F1':>9} {'both P':>7} {'both R':>7} {'both F1':>8} {'veto':>5} {'add':>5}")
     for relation, f in model.provenance["out_of_fold"].items():
         click.echo(f"{relation:14} {f['gold']:5} {f['rules']['f1']:9.3f} {f['model']['f1']:9.3f} "

@@ -15,7 +15,7 @@ from ..extract.learned.model import FILE, NONE, RelationModel
 
 
 def train(paths: list[str], output: str | Path | None = None, seed: int = 13, processes: int = 1,
-          log=print) -> tuple[RelationModel, Path]:
+          log=print, min_facts: int | None = None) -> tuple[RelationModel, Path]:
     """Fit the model on ``paths`` (gold folders, re3d source folders, CoNLL04 JSON files) and write it."""
     from ..resources import ontology_file
     from . import data, examples, fit
@@ -29,7 +29,8 @@ def train(paths: list[str], output: str | Path | None = None, seed: int = 13, pr
     provenance = {"sources": [str(p) for p in paths],
                   "files": {Path(k).as_posix(): v for k, v in sorted(corpus.files.items())},
                   "documents": len(corpus.documents)}
-    model = fit.train(found, classes, seed=seed, provenance=provenance, log=log)
+    model = fit.train(found, classes, seed=seed, provenance=provenance, log=log,
+                      min_facts=fit.MIN_JUDGED if min_facts is None else min_facts)
     target = Path(output) if output else ontology_file(FILE)
     model.save(target)
     return model, target

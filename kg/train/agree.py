@@ -18,7 +18,8 @@ from .. import ontology
 from .data import gold_folder
 
 
-def _rows(folder: Path) -> list[tuple[str, str, frozenset[str], frozenset[str]]]:
+def _rows(folder: Path) -> tuple[set[str], list[tuple[str, str, frozenset[str], frozenset[str]]]]:
+    """The articles a set annotated, and its required rows as (article, relation, names, names)."""
     documents, _ = gold_folder(folder)
     out = set()
     for d in documents:
@@ -27,7 +28,7 @@ def _rows(folder: Path) -> list[tuple[str, str, frozenset[str], frozenset[str]]]
             if label.status == "required":
                 for p in label.predicates:
                     out.add((stem, p, label.subject.names, label.object.names))
-    return sorted(out, key=str)
+    return {d.id.split("/", 1)[1] for d in documents}, sorted(out, key=str)
 
 
 def _same(a, b, symmetric) -> bool:
@@ -43,8 +44,8 @@ def agreement(pairs: list[tuple[str | Path, str | Path]]) -> dict:
     counts = Counter()
     by_relation: Counter = Counter()
     for a, b in pairs:
-        rows_a, rows_b = _rows(Path(a)), _rows(Path(b))
-        stems = {r[0] for r in rows_a} & {r[0] for r in rows_b}
+        (stems_a, rows_a), (stems_b, rows_b) = _rows(Path(a)), _rows(Path(b))
+        stems = stems_a & stems_b
         rows_a = [r for r in rows_a if r[0] in stems]
         rows_b = [r for r in rows_b if r[0] in stems]
         counts.update({"documents": len(stems), "rows_a": len(rows_a), "rows_b": len(rows_b),

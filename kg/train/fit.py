@@ -12,16 +12,21 @@ from collections import Counter
 
 import numpy as np
 
+from ..extract.learned.combine import may_add
 from ..extract.learned.model import NONE, RelationModel
 from .examples import Example
 
 MIN_COUNT = 2  # a feature seen in fewer examples is left out: it cannot generalize
 FOLDS = 5
 C = 0.5  # inverse regularization; chosen on folds of the training data (see docs/model.md)
-VETOES = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
+VETOES = (0.0, 0.01, 0.02, 0.03, 0.05)  # "confident it is wrong": 95% at least, as calibrated
 ADDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
-MIN_PRECISION = 0.6  # a threshold that adds facts below this out-of-fold precision adds none
-MIN_JUDGED = 20  # facts of a relation the training data must hold for the model to veto or add any
+MIN_PRECISION = 0.7  # a threshold that adds facts below this out-of-fold precision adds none
+MIN_RULE = 10  # firings of a rule in the training data for the model to veto its facts: a construction
+               # the data barely holds is one the model cannot judge
+BETA = 0.5  # the add thresholds maximize F-beta: precision weighs twice recall (a wrong fact costs a
+            # reader's trust in every other; the rules' precision is what the model must keep)
+MIN_JUDGED = 50  # facts of a relation the training data must hold for the model to veto or add any
 
 
 def _sklearn():
@@ -99,17 +104,23 @@ def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
             "tp": tp, "fp": fp, "fn": fn}
 
 
+def _fbeta(tp: int, fp: int, fn: int, beta: float = BETA) -> float:
+    b2 = beta * beta
+    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp) if tp else 0.0
+
+
 def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, use_model=True):
     k = classes.index(relation)
     tp = fp = fn = 0
     for e, p in zip(examples, calibrated[:, k]):
         ruled = relation in e.rules
+        adds = p >= add and may_add(relation, e.features, use_rules)
         if use_rules and use_model:
-            said = (ruled and p >= veto) or (not ruled and p >= add)
+            said = (ruled and p >= veto) or (not ruled and adds)
         elif use_rules:
             said = ruled
         else:
-            said = p >= add
+            said = adds
         gold = e.label == relation
         tp += bool(said and gold)
         fp += bool(said and not gold)
@@ -118,7 +129,7 @@ def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, 
 
 
 def train(examples: list[Example], classes: list[str], seed: int = 13, c: float = C,
-          provenance: dict | None = None, log=print) -> RelationModel:
+          provenance: dict | None = None, log=print, min_facts: int = MIN_JUDGED) -> RelationModel:
     """The model of ``examples``, its calibration and thresholds from ``FOLDS`` folds by document."""
     np.random.seed(seed)
     folds = _folds(examples, seed)
@@ -146,17 +157,17 @@ def train(examples: list[Example], classes: list[str], seed: int = 13, c: float 
     for relation in relations:
         gold = int(sum(e.label == relation for e in examples))
         best = (0.0, _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1))["f1"])
-        if gold >= MIN_JUDGED:
+        if gold >= min_facts:
             for threshold in VETOES:
                 score = _prf(*_counts(examples, calibrated, classes, relation, threshold, 1.1))["f1"]
                 if score > best[1] + 1e-9:
                     best = (threshold, score)
         veto[relation] = best[0]
-        best = (1.1, best[1])
-        for threshold in ADDS if gold >= MIN_JUDGED else ():
+        best = (1.1, _fbeta(*_counts(examples, calibrated, classes, relation, veto[relation], 1.1)))
+        for threshold in ADDS if gold >= min_facts else ():
             tp, fp, fn = _counts(examples, calibrated, classes, relation, veto[relation], threshold)
             new_tp, new_fp, _ = _counts(examples, calibrated, classes, relation, 1.1, threshold, use_rules=False)
-            score = _prf(tp, fp, fn)["f1"]
+            score = _fbeta(tp, fp, fn)
             if score > best[1] + 1e-9 and _prf(new_tp, new_fp, 0)["p"] >= MIN_PRECISION:
                 best = (threshold, score)
         add[relation] = best[0]
@@ -168,11 +179,19 @@ def train(examples: list[Example], classes: list[str], seed: int = 13, c: float 
     vocabulary, weights, bias = _fit(examples, classes, seed, c)
     log(f"  whole: {len(examples)} examples, {len(vocabulary)} features")
     provenance = dict(provenance or {})
-    provenance.update({"seed": seed, "C": c, "folds": FOLDS, "min_count": MIN_COUNT,
+    provenance.update({"seed": seed, "C": c, "folds": FOLDS, "min_count": MIN_COUNT, "min_facts": min_facts,
                        "examples": dict(Counter(e.label for e in examples)),
                        "out_of_fold": figures, "out_of_fold_bands": _bands(examples, calibrated, classes)})
     return RelationModel(classes=classes, index=vocabulary, weights=weights, bias=bias,
-                         calibration=calibration, add=add, veto=veto, provenance=provenance)
+                         calibration=calibration, add=add, veto=veto,
+                         judged=sorted(r for r in relations if figures[r]["gold"] >= min_facts),
+                         rules={k: n for k, n in sorted(_rule_firings(examples).items()) if n >= MIN_RULE},
+                         provenance=provenance)
+
+
+def _rule_firings(examples: list[Example]) -> Counter:
+    """How often each rule ("relation:rule-id") fired on a candidate of the training data."""
+    return Counter(f[2:] for e in examples for f in set(e.features) if f.startswith("R:") and ":" in f[2:])
 
 
 def _bands(examples, calibrated, classes) -> dict[str, dict]:

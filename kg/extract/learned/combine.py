@@ -1,8 +1,9 @@
 """Rules and model together, on one document's candidate facts before their polarity is checked.
 
 A rule's fact keeps its place (the rules' measured precision is the backbone) unless the model,
-having read the same pair, gives its relation a probability under the model's ``veto``; it then
-carries the model's calibrated probability as its confidence. The model adds the facts of the
+having read the same pair, gives its relation a probability under the model's ``veto`` and has
+seen the rule fire often enough in its training data to judge it; it then carries the model's
+calibrated probability as its confidence. The model adds the facts of the
 pairs no rule related when its probability of a relation reaches that relation's ``add``
 threshold (chosen on the training data, :mod:`kg.train.fit`); such a fact's rule is ``model``
 and its trigger the word at the top of the pair's dependency path, whose polarity
@@ -41,7 +42,7 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
     for f in found:
         at = fired.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault((f.subject, f.object), [])
         at += [f.rule.relation, f"{f.rule.relation}:{f.rule.id}"]
-    best: dict[tuple, tuple[float, int]] = {}  # (sentence, subject, relation, object) -> (p, top token)
+    best: dict[tuple, tuple[float, int, list[str]]] = {}  # (sentence, subject, relation, object) -> (p, top, features)
     symmetric = {r for r in classes_symmetric()}
     for c in pairs:
         names, top = features(doc, c, classes, fired.get(c.sentence, {}))
@@ -54,9 +55,10 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
                 s, o = o, s
             key = (c.sentence, s, relation, o)
             if key not in best or p > best[key][0]:
-                best[key] = (p, top if top is not None else c.subject.start)
+                best[key] = (p, top if top is not None else c.subject.start, names)
     out: list[Found] = []
     covered: set[tuple] = set()
+    judged = set(model.judged)
     if not only:
         for f in found:
             s, o = f.subject, f.object
@@ -64,15 +66,42 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
                 s, o = o, s
             key = (sentence_of(doc[f.trigger]).start, s, f.rule.relation, o)
             covered.add(key)
-            if key not in best:
-                out.append(f)  # a pair the model does not read (a demonym's country, a region's)
-            elif best[key][0] >= model.veto.get(f.rule.relation, 0.0):
+            if key not in best or f.rule.relation not in judged:
+                out.append(f)  # a pair the model does not read (a demonym's country), or cannot judge
+            elif best[key][0] >= model.veto.get(f.rule.relation, 0.0) \
+                    or f"{f.rule.relation}:{f.rule.id}" not in model.rules:  # a rule it saw too seldom
                 out.append(Found(f.subject, f.object, f.rule, f.trigger, round(best[key][0], 3)))
-    for key, (p, top) in best.items():
-        _, s, relation, o = key
-        if key not in covered and p >= model.add.get(relation, 1.1):
+    for key, (p, top, names) in best.items():
+        sentence, s, relation, o = key
+        other = best.get((sentence, o, relation, s))  # one direction of a pair, the likelier
+        if key not in covered and p >= model.add.get(relation, 1.1) and may_add(relation, names, not only) \
+                and (other is None or relation in symmetric or other[0] < p or (other[0] == p and s < o)):
             out.append(Found(s, o, model_rule(relation), top, round(p, 3)))
     return out
+
+
+def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:
+    """Whether the model may add ``relation`` for a pair with these features. Beside the rules:
+    never to a pair they related in the sentence either way round ("R:", "RR:": the rules read it,
+    the model only vetoes), and never a relation that names an event (an attack, a capture...):
+    such a fact comes with its event statement, which only a trigger rule makes. Alone
+    (``KG_RELATION_MODEL=only``): an event's relation only where a word of its trigger classes is
+    on the pair's path or between the two."""
+    if beside_rules and any(n.startswith(("R:", "RR:")) for n in names):
+        return False
+    if relation not in _event_relations():
+        return True
+    if beside_rules:
+        return False  # an event's fact comes with its event statement, from the trigger rules
+    wanted = {f"{where}:{kind}:{relation}" for where in ("TC", "PC", "BC") for kind in ("lex", "pv")}
+    return any(n in wanted for n in names)
+
+
+@cache
+def _event_relations() -> frozenset[str]:
+    from ... import ontology
+
+    return frozenset(ontology.event_types())
 
 
 @cache

@@ -7,7 +7,9 @@ The file is gzipped JSON (``ontology/relations-model.json.gz``, or ``$KG_DATA/on
 per-class weights a feature), ``bias``, ``calibration`` (relation -> [a, b]: p' = sigmoid(a
 logit(p) + b)), ``add`` (relation -> the probability from which the model adds a fact the rules
 did not find), ``veto`` (relation -> the probability under which a rule's fact is dropped; 0 for a
-relation the training data holds too few facts of to judge) and ``provenance`` (the training
+relation the training data holds too few facts of to judge), ``judged`` (the relations it holds
+enough of: the model's probability is the confidence of their facts), ``rules`` (the rules that
+fired often enough in it for the model to veto their facts, with their firings) and ``provenance`` (the training
 data's sha256, the seed, the figures it was checked with). Reading it needs numpy only, which spaCy
 installs; fitting it needs scikit-learn (:mod:`kg.train`).
 """
@@ -50,6 +52,8 @@ class RelationModel:
     calibration: dict[str, tuple[float, float]]
     add: dict[str, float]
     veto: dict[str, float]
+    judged: list[str]  # the relations the training data held enough facts of to judge
+    rules: dict[str, int]  # "relation:rule-id" -> its firings in the training data, where enough to judge it
     provenance: dict
 
     def probabilities(self, features: list[str]) -> dict[str, float]:
@@ -73,7 +77,8 @@ class RelationModel:
                 "bias": [round(float(b), 4) for b in self.bias],
                 "calibration": {k: [round(a, 4), round(b, 4)] for k, (a, b) in self.calibration.items()},
                 "add": {k: round(v, 4) for k, v in self.add.items()},
-                "veto": {k: round(v, 4) for k, v in self.veto.items()},
+                "veto": {k: round(v, 4) for k, v in self.veto.items()}, "judged": self.judged,
+                "rules": self.rules,
                 "provenance": self.provenance}
 
     def save(self, path: str | Path) -> None:
@@ -93,7 +98,8 @@ def from_json(raw: dict, where: str) -> RelationModel:
             bias=np.asarray(raw["bias"], dtype=np.float32),
             calibration={k: (float(a), float(b)) for k, (a, b) in raw["calibration"].items()},
             add={k: float(v) for k, v in raw["add"].items()},
-            veto={k: float(v) for k, v in raw["veto"].items()},
+            veto={k: float(v) for k, v in raw["veto"].items()}, judged=[str(r) for r in raw["judged"]],
+            rules={str(k): int(v) for k, v in raw["rules"].items()},
             provenance=dict(raw.get("provenance", {})))
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise DataError(f"{where}: not a relation model of kg ({exc})") from None
