@@ -167,3 +167,75 @@ def test_agreement_of_two_annotations_is_pair_f1(tmp_path):
     result = agreement([(a, b)])
     assert (result["rows_a"], result["rows_b"], result["a_in_b"], result["b_in_a"]) == (4, 2, 2, 2)
     assert result["pair_f1"] == pytest.approx(2 * 0.5 * 1.0 / 1.5, abs=1e-3)
+
+
+# ---------------------------------------------------------------- the candidates the model reads
+
+
+@pytest.fixture(scope="module")
+def extraction():
+    from kg.extract.pipeline import extract_all
+    from kg.ingest import make_document
+
+    def run(text: str):
+        (result,) = extract_all([make_document(text, name="t")])
+        return result
+
+    return run
+
+
+def _parsed(text: str):
+    from kg.extract import nlp
+    from kg.extract.pipeline import read_mentions
+    from kg.extract.relations import Extractor
+
+    extractor = Extractor(model=False)
+    doc = next(nlp.parse([text]))
+    return doc, [m for m in read_mentions(doc, extractor) if m.kind != "appositive"], extractor
+
+
+def test_every_conjunct_is_a_candidate_with_the_first_conjuncts_path():
+    from kg.extract.learned.candidates import candidates
+    from kg.extract.learned.features import features, trigger_classes
+
+    doc, mentions, extractor = _parsed("Hezbollah and Hamas condemned Israel on Sunday.")
+    pairs = {c.keys: c for c in candidates(doc, mentions)}
+    assert ("hezbollah", "israel") in pairs and ("hamas", "israel") in pairs
+    classes = trigger_classes(extractor.lexicon)
+    at = {i: m for m in mentions for i in range(m.start, m.end)}
+    first, _ = features(doc, pairs[("hezbollah", "israel")], classes, {}, at)
+    second, _ = features(doc, pairs[("hamas", "israel")], classes, {}, at)
+    path = next(f for f in first if f.startswith("PD:"))
+    assert path in second and "CONJ" in second and "CONJ" not in first
+    # no feature names an entity: the model learns constructions, not actors
+    assert not any("hamas" in f.lower() or "israel" in f.lower() for f in first + second)
+
+
+def test_a_pair_no_relation_fits_is_no_candidate():
+    from kg.extract.learned.candidates import candidates
+
+    doc, mentions, _ = _parsed("Beirut and Damascus are two hours apart.")
+    assert all({c.subject.type, c.object.type} <= {"Settlement", "Country", "Region"} for c in candidates(doc, mentions))
+    doc, mentions, _ = _parsed("John Kerry met Sergei Lavrov in Geneva.")
+    pairs = {(c.subject.text, c.object.text) for c in candidates(doc, mentions)}
+    assert ("John Kerry", "Sergei Lavrov") in pairs and ("Sergei Lavrov", "John Kerry") in pairs
+    assert ("Geneva", "John Kerry") not in pairs  # no relation takes a place to a person
+
+
+def test_reference_marks_never_reach_a_name(extraction):
+    result = extraction("Tamil Tigers seized Kilinochchi,[60] a town in Sri Lanka.[17] The army of Sri Lanka[3][5] "
+                        "later retook Mullaitivu[12].")
+    labels = {e.label for e in result.entities}
+    assert {"Kilinochchi", "Sri Lanka", "Mullaitivu"} <= labels
+    assert not any("[" in label or "]" in label for e in result.entities for label in (e.label, *e.aliases))
+
+
+@pytest.mark.parametrize("text, name, place", [
+    ("Soldiers were flown to Camp Lemonnier in Djibouti.", "Camp Lemonnier", "djibouti"),
+    ("Rockets struck Kandahar Airport, Afghanistan, on Monday.", "Kandahar Airport", "afghanistan"),
+])
+def test_a_facility_is_a_place_of_its_own_class(extraction, text, name, place):
+    result = extraction(text)
+    facility = next(e for e in result.entities if e.label == name)
+    assert facility.type == "Facility"
+    assert (facility.key, "locatedIn", place) in {(a.subject, a.predicate, a.object) for a in result.assertions}

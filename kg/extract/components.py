@@ -26,12 +26,12 @@ from spacy.pipeline.span_ruler import prioritize_new_ents_filter
 from spacy.util import filter_spans, registry
 
 from ..cache import cached
-from .docindex import gazetteer_ids  # noqa: F401  (registers the token extension kg_id)
+from .docindex import CITATION_MARK, gazetteer_ids  # noqa: F401  (gazetteer_ids registers the token extension kg_id)
 from .gazetteer import Gazetteer, load_gazetteer
 from .words import load_fixed_tags, load_lemmas, load_words
 
 NAMES_KEY = "kg_names"
-NER_LABEL = {"Person": "PERSON", "Country": "GPE", "Settlement": "GPE", "Region": "LOC"}
+NER_LABEL = {"Person": "PERSON", "Country": "GPE", "Settlement": "GPE", "Region": "LOC", "Facility": "FAC"}
 
 
 def add_abbreviations(nlp: Language) -> None:
@@ -47,6 +47,16 @@ def add_abbreviations(nlp: Language) -> None:
         titled = "-".join(p if p in words.function_words else p.capitalize() for p in title.split("-"))
         for form in (title, title.capitalize(), titled, title.upper()):
             nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
+
+
+def add_citation_marks(nlp: Language) -> None:
+    """A reference mark glued to a word ("Kilinochchi,[60]", "Sri Lanka.[3][5]") is a token of its
+    own, so it never reaches a name: a suffix of the tokenizer's, tried before its own."""
+    import re
+
+    own = nlp.tokenizer.suffix_search
+    pattern = CITATION_MARK + (f"|{own.__self__.pattern}" if own is not None else "")
+    nlp.tokenizer.suffix_search = re.compile(pattern).search
 
 
 @Language.factory("kg_paragraphs", default_config={})

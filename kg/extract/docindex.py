@@ -91,6 +91,9 @@ def forget(doc: Doc) -> None:
         doc.user_data.pop(key, None)
 
 
+CITATION_MARK = r"\[(?:\d{1,3}|[a-z]|note \d{1,3}|citation needed)\]$"  # "[12]", "[a]": never part of a name
+
+
 def mention(doc, start, end, type_, sentence_of, gazetteer_id=None) -> Mention:
     """A name mention of ``doc[start:end]`` (``sentence_of``: :func:`sentence_numbers` of the Doc)."""
     span = doc[start:end]

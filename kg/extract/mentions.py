@@ -13,13 +13,16 @@ from ..names import iri_key, match_key
 from ..ontology import superclasses
 from ..records import Mention
 from .acronyms import acronym_definitions
-from .docindex import children, gazetteer_ids, mention, sentence_numbers, span_text, tokens
+from .docindex import CITATION_MARK, children, gazetteer_ids, mention, sentence_numbers, span_text, tokens
 from .gazetteer import Gazetteer, load_gazetteer
 from .geonames import load_places, place_of_entry
 from .types import NER_TYPES, ner_type
 from .words import Words, load_words
 
 
+
+
+_CITATION = re.compile(CITATION_MARK)
 
 
 def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None = None) -> list[Mention]:
@@ -65,6 +68,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
                 continue
             while end > start and doc[end - 1].lower_ in words.function_words:
                 end -= 1  # "Governments of", "Ministry of the"
+        while end > start and _CITATION.match(doc[end - 1].text):
+            end -= 1  # "Mullaitivu[12]": a reference mark the model took into the name
         text = span_text(doc[start:end])
         if _not_a_name(text, words):
             continue
@@ -256,7 +261,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     """A name NER took for a person or organization that the sentence shows is a place:
     "the town of Douentza", "the towns of Bin Jawad and Noufiliyah", "Gobanale, Somalia",
     "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib", "Hajin is a town"."""
-    if m.gazetteer_id or m.kind != "name" or m.type in ("Settlement", "Region", "Country"):
+    if m.gazetteer_id or m.kind != "name" or m.type in ("Facility", "Settlement", "Region", "Country"):
         return m
     head = doc[m.end - 1]
     ids = gazetteer_ids(doc)

@@ -51,6 +51,7 @@ def load(model: str | None = None):
     if "attribute_ruler" in nlp.pipe_names:
         attributes.index_attribute_ruler(nlp)
     components.add_abbreviations(nlp)
+    components.add_citation_marks(nlp)
     components.add_name_finder(nlp)
     nlp.add_pipe("kg_paragraphs", before=components.NAMES)
     nlp.add_pipe("kg_dateline", before=components.NAMES)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from .words import load_words
 
 # spaCy's NER labels -> ontology classes (NORP, numbers and dates are not entities)
-NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Settlement"}
+NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LOC": "Region", "FAC": "Facility"}
 
 
 def ner_type(label: str, text: str) -> str | None:
     """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs."""
     base = NER_TYPES.get(label)
     suffix = load_words().place_suffixes.get(text.split()[-1].lower()) if text.split() else None
-    if suffix and base in ("Settlement", "Region", "Person", "Organization"):
+    if suffix and base in ("Settlement", "Region", "Facility", "Person", "Organization"):
         return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
     return org_type(text) if base == "Organization" else base
 

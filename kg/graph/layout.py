@@ -30,7 +30,7 @@ PALETTE = {
     "ArmedGroup": "#d62728", "ArmedForces": "#ff7f0e", "GovernmentAgency": "#1f77b4",
     "InternationalOrganization": "#17becf", "MediaOrganization": "#9467bd", "Organization": "#8c564b",
     "Person": "#2ca02c", "PersonGroup": "#bcbd22", "Country": "#7f7f7f", "Region": "#a6a6a6",
-    "Settlement": "#c7c7c7", "Location": "#b0b0b0", "Entity": "#e0e0e0",
+    "Settlement": "#c7c7c7", "Facility": "#8c8c8c", "Location": "#b0b0b0", "Entity": "#e0e0e0",
 }
 # a relation's colour and dash pattern (on, off, ... in line widths), by its place in the ontology,
 # so that attacked looks the same in every picture and page; the dashes tell relations apart

@@ -45,7 +45,7 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
     best: dict[tuple, tuple[float, int, list[str]]] = {}  # (sentence, subject, relation, object) -> (p, top, features)
     symmetric = {r for r in classes_symmetric()}
     for c in pairs:
-        names, top = features(doc, c, classes, fired.get(c.sentence, {}))
+        names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at)
         allowed = fitting(c.subject.type, c.object.type)
         for relation, p in model.probabilities(names).items():
             if relation not in allowed:

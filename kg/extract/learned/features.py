@@ -18,7 +18,7 @@ from ...resources import ontology_file
 from ..lexicon import Lexicon
 from ..relations.parse import lemma
 from ..relations.polarity import polarity
-from .candidates import Candidate
+from .candidates import KINDS, Candidate
 
 MAX_PATH = 6  # dependency steps of a path spelled out whole; longer ones only by their shape
 MAX_BETWEEN = 8  # words between the two mentions read one by one
@@ -91,11 +91,18 @@ def _dist(n: int) -> str:
     return str(n) if n < 4 else "4-6" if n < 7 else "7-12" if n < 13 else "13+"
 
 
-def features(doc, candidate: Candidate, classes: Classes,
-             rules: dict[tuple[str, str], list[str]]) -> tuple[list[str], int | None]:
+def features(doc, candidate: Candidate, classes: Classes, rules: dict[tuple[str, str], list[str]],
+             at: dict | None = None) -> tuple[list[str], int | None]:
     """The feature strings of one candidate, and the token at the top of its dependency path (None
     when the two hang on one word); ``rules`` maps a pair of keys to the rule facts ("relation"
-    and "relation:rule-id") the rules found for it in this sentence."""
+    and "relation:rule-id") the rules found for it in this sentence; ``at`` maps a token to the
+    mention it is part of: a word of another name reads as that name's type ("<Country>")."""
+    at = at or {}
+
+    def word(t) -> str:
+        m = at.get(t.i)
+        return f"<{m.type}>" if m is not None and m.kind in KINDS else lemma(t)
+
     s, o = candidate.subject, candidate.object
     s_head, o_head = doc[s.start:s.end].root, doc[o.start:o.end].root
     types = f"{s.type}>{o.type}"
@@ -115,11 +122,11 @@ def features(doc, candidate: Candidate, classes: Classes,
             up, top, down = found
             steps = [f"{t.dep_}^" for t in up] + [f"v{t.dep_}" for t in down]
             shape = " ".join(steps)
-            top_lemma = lemma(top) if top.i not in (a.i, b.i) else "<arg>"
+            top_lemma = word(top) if top.i not in (a.i, b.i) else "<arg>"
             out += [f"PD:{shape}" if len(steps) <= MAX_PATH else f"PN:{_dist(len(steps))}",
                     f"TOP:{top_lemma}", f"TOPP:{top.pos_}", f"TOPD:{shape}|{top_lemma}"]
             if len(steps) <= MAX_PATH:
-                inner = [lemma(t) for t in up[1:]] + [top_lemma] + [lemma(t) for t in down[:-1]]
+                inner = [word(t) for t in up[1:]] + [top_lemma] + [word(t) for t in down[:-1]]
                 out.append(f"P:{shape}|{' '.join(inner)}")
                 out += [f"PL:{w}" for w in inner]
             for c in classes.of(lemma(top)):
@@ -132,7 +139,7 @@ def features(doc, candidate: Candidate, classes: Classes,
             verdict = polarity(top)
             if verdict != "asserted":
                 out.append(f"POL:{verdict}")
-    words = [lemma(t) for t in between if not t.is_punct]
+    words = [word(t) for t in between if not t.is_punct]
     if len(between) <= MAX_BETWEEN:
         out += [f"BW:{w}" for w in words]
         out.append(f"BS:{' '.join(words)}")
@@ -140,11 +147,11 @@ def features(doc, candidate: Candidate, classes: Classes,
             for c in classes.of(lemma(t)):
                 out.append(f"BC:{c}")
     if between:
-        out += [f"B1:{lemma(between[0])}", f"BL:{lemma(between[-1])}"]
+        out += [f"B1:{word(between[0])}", f"BL:{word(between[-1])}"]
     if first.start > 0:
-        out.append(f"W-1:{lemma(doc[first.start - 1])}")
+        out.append(f"W-1:{word(doc[first.start - 1])}")
     if last.end < len(doc):
-        out.append(f"W+1:{lemma(doc[last.end])}")
+        out.append(f"W+1:{word(doc[last.end])}")
     for fact in rules.get(candidate.keys, ()):
         out.append(f"R:{fact}")
     for fact in rules.get((o.key, s.key), ()):

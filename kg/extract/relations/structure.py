@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ...records import Mention
     from .context import Context
 
-RANK = {"Settlement": 0, "Region": 1, "Country": 2}
+RANK = {"Facility": -1, "Settlement": 0, "Region": 1, "Country": 2}
 
 
 def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
@@ -135,7 +135,7 @@ def nationality(ctx: Context, rule: Rule) -> Iterator[Found]:
 def location(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A place "in" a bigger place, or followed by a comma and a bigger place."""
     for m in ctx.mentions:
-        if m.kind != "name" or not m.key or m.type not in ("Settlement", "Region"):
+        if m.kind != "name" or not m.key or m.type not in ("Facility", "Settlement", "Region"):
             continue
         yield from _located_by_holders(ctx, rule, m)
         yield from _located_by_adjacency(ctx, rule, m)
@@ -170,7 +170,7 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                 places = [o for p in places for o in (prep_objects(p, "of") if p.lower_ in ctx.words.compass else [p])]
             for p in places:
                 for key in ctx.entities_of(p):
-                    if RANK.get(ctx.type_of(key), -1) >= RANK[m.type] and key != m.key:
+                    if RANK.get(ctx.type_of(key), -9) >= RANK[m.type] and key != m.key:
                         yield Found(m.key, key, rule, c.i)
         if holder.i != head.i:
             for c in children(holder):
@@ -189,7 +189,7 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     if end + 1 < len(doc) and doc[end].lower_ == "in" and not after_compass:
         at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
         nxt = ctx.at.get(at)
-        if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -1) >= RANK[m.type]:
+        if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -9) >= RANK[m.type]:
             yield Found(m.key, nxt.key, rule, m.end)
     # "Ras Baalbek, Lebanon": a place, a comma, a bigger place, and no list going on
     if m.end + 1 < len(doc) and doc[m.end].text == ",":
@@ -201,11 +201,11 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
         third = ctx.at.get(nxt.end + 1) if after is not None and after.text == "," else None
         # ("Jilib, Middle Juba Region, Somalia" is a chain of ever bigger places, not a list)
         in_list = after is not None and (after.lower_ in ("and", "or") or (
-            third is not None and RANK.get(third.type, -1) <= RANK.get(nxt.type, -1)))
+            third is not None and RANK.get(third.type, -9) <= RANK.get(nxt.type, -9)))
         before = doc[m.start - 1] if m.start > 0 else None
         previous = ctx.at.get(m.start - 2) if before is not None and before.text == "," else None
-        listed = previous is not None and RANK.get(previous.type, -1) >= RANK[m.type]
-        if RANK.get(nxt.type, -1) > RANK[m.type] and not in_list and not listed:
+        listed = previous is not None and RANK.get(previous.type, -9) >= RANK[m.type]
+        if RANK.get(nxt.type, -9) > RANK[m.type] and not in_list and not listed:
             yield Found(m.key, nxt.key, rule, m.end)
 
 
