@@ -22,6 +22,19 @@ def kg_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def extraction():
+    """The full Extraction (entities with merge records, assertions with reporters) of one text."""
+    from kg.ingest import make_document
+    from kg.extract.pipeline import extract_all
+
+    def run(text: str):
+        (result,) = extract_all([make_document(text, name="t")])
+        return result
+
+    return run
+
+
+@pytest.fixture(scope="session")
 def example_store(tmp_path_factory) -> Path:
     """A store built from examples/articles with the real pipeline (built once per test run)."""
     import kg

@@ -10,19 +10,6 @@ import pytest
 from kg.names import iri_key
 
 
-@pytest.fixture(scope="module")
-def extraction():
-    """The full Extraction (entities with merge records, assertions with reporters) of one text."""
-    from kg.ingest import make_document
-    from kg.extract.pipeline import extract_all
-
-    def run(text: str):
-        (result,) = extract_all([make_document(text, name="t")])
-        return result
-
-    return run
-
-
 # ---------------------------------------------------------------- argument structure
 
 

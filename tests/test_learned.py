@@ -172,18 +172,6 @@ def test_agreement_of_two_annotations_is_pair_f1(tmp_path):
 # ---------------------------------------------------------------- the candidates the model reads
 
 
-@pytest.fixture(scope="module")
-def extraction():
-    from kg.extract.pipeline import extract_all
-    from kg.ingest import make_document
-
-    def run(text: str):
-        (result,) = extract_all([make_document(text, name="t")])
-        return result
-
-    return run
-
-
 def _parsed(text: str):
     from kg.extract import nlp
     from kg.extract.pipeline import read_mentions
