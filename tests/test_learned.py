@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.errors import DataError
+from kg.errors import DataError, UsageError
 from kg.extract.learned import model as learned
 from kg.extract.learned.combine import may_add
 
@@ -227,3 +227,24 @@ def test_a_facility_is_a_place_of_its_own_class(extraction, text, name, place):
     facility = next(e for e in result.entities if e.label == name)
     assert facility.type == "Facility"
     assert (facility.key, "locatedIn", place) in {(a.subject, a.predicate, a.object) for a in result.assertions}
+
+
+def test_training_on_what_cannot_teach_is_one_line_naming_the_input(tmp_path):
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    not_conll = tmp_path / "sentences.json"
+    not_conll.write_text('{"tokens": 1}', encoding="utf-8")
+    empty = tmp_path / "empty"
+    (empty / "gold").mkdir(parents=True)
+    (empty / "gold" / "entities.tsv").write_text("X\tPerson\tX\n", encoding="utf-8")
+    (empty / "gold" / "relations.tsv").write_text("required\tX\tleaderOf\tX\t000\tx\n", encoding="utf-8")
+    unlabelled = _gold_folder(tmp_path / "unlabelled", documents=2)
+    (unlabelled / "gold" / "relations.tsv").write_text("", encoding="utf-8")
+    for path, message in ((not_conll, "not a CoNLL04 JSON file"), (empty, "docs.txt: no articles listed"),
+                          (unlabelled, "0 facts among")):
+        result = CliRunner().invoke(cli, ["train", str(path), "-o", str(tmp_path / "m.json.gz")])
+        assert isinstance(result.exception, UsageError) and result.exception.exit_code == 2
+        assert str(path) in str(result.exception) and message in str(result.exception)
+    assert not (tmp_path / "m.json.gz").exists()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import ontology
+from ..errors import UsageError
 from ..extract.learned.model import FILE, NONE, RelationModel
 
 
@@ -25,7 +26,12 @@ def train(paths: list[str], output: str | Path | None = None, seed: int = 13, pr
         f"from {len(paths)} sources")
     found = list(examples.examples(corpus.documents, n_process=processes))
     classes = [NONE] + sorted(ontology.relations())
-    log(f"{len(found)} candidate pairs, {sum(e.label != NONE for e in found)} of them facts")
+    facts = sum(e.label != NONE for e in found)
+    log(f"{len(found)} candidate pairs, {facts} of them facts")
+    if not facts or facts == len(found):
+        raise UsageError(f"{', '.join(map(str, paths))}: {facts} facts among {len(found)} candidate pairs of kg's "
+                         "mentions: a model needs both facts and non-facts to learn from",
+                         hint="annotate by docs/annotation.md: evidence copied verbatim, aliases as the text writes them")
     provenance = {"sources": [str(p) for p in paths],
                   "files": {Path(k).as_posix(): v for k, v in sorted(corpus.files.items())},
                   "documents": len(corpus.documents)}

@@ -110,6 +110,8 @@ def gold_folder(folder: Path) -> tuple[list[Labelled], list[Path]]:
             names[cells[0]] = frozenset(norm(a) for a in cells[2].split("|") if norm(a)) | {norm(cells[0])}
     files = [gold_dir / "entities.tsv", gold_dir / "relations.tsv"]
     relation_names = {name.lower(): name for name in ontology.relations()}
+    if not gold.docs:
+        raise UsageError(f"{gold_dir / 'docs.txt'}: no articles listed", hint="see docs/annotation.md")
     documents = []
     for index, stem in enumerate(gold.docs):
         path = articles / f"{stem}.txt"
@@ -166,6 +168,14 @@ def conll04(path: Path) -> list[Labelled]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UsageError(f"{path}: not a CoNLL04 JSON file ({exc})") from None
+    try:
+        return _conll04(data, path)
+    except (AttributeError, IndexError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path}: not a CoNLL04 JSON file (a list of sentences with tokens, entities and "
+                         f"relations; {type(exc).__name__}: {exc})") from None
+
+
+def _conll04(data, path: Path) -> list[Labelled]:
     out = []
     for i, x in enumerate(data):
         tokens = x["tokens"]
