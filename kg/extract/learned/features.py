@@ -124,7 +124,10 @@ def features(doc, candidate: Candidate, classes: Classes, rules: dict[tuple[str,
             shape = " ".join(steps)
             top_lemma = word(top) if top.i not in (a.i, b.i) else "<arg>"
             out += [f"PD:{shape}" if len(steps) <= MAX_PATH else f"PN:{_dist(len(steps))}",
-                    f"TOP:{top_lemma}", f"TOPP:{top.pos_}", f"TOPD:{shape}|{top_lemma}"]
+                    f"TOP:{top_lemma}", f"TOPP:{top.pos_}", f"TOPD:{shape}|{top_lemma}",
+                    # the same path means one relation between a person and a group, another between
+                    # a group and a town: the path with the two types
+                    f"PDT:{shape if len(steps) <= MAX_PATH else len(steps)}|{types}", f"TOPT:{top_lemma}|{types}"]
             if len(steps) <= MAX_PATH:
                 inner = [word(t) for t in up[1:]] + [top_lemma] + [word(t) for t in down[:-1]]
                 out.append(f"P:{shape}|{' '.join(inner)}")
