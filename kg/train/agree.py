@@ -40,7 +40,7 @@ def _same(a, b, symmetric) -> bool:
 
 def agreement(pairs: list[tuple[str | Path, str | Path]]) -> dict:
     """Pair F1 over every (A, B) pair of set folders, the rows of the articles both annotated."""
-    symmetric = {n for n, r in ontology.relations().items() if r.symmetric}
+    symmetric = ontology.symmetric_relations()
     counts = Counter()
     by_relation: Counter = Counter()
     for a, b in pairs:

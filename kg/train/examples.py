@@ -15,9 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .. import ontology
-from ..extract.docindex import sentence_of
 from ..extract.learned.candidates import candidates, fitting
-from ..extract.learned.features import features, trigger_classes
+from ..extract.learned.features import features, rule_facts, trigger_classes
 from ..extract.learned.model import NONE
 from .data import Labelled
 
@@ -39,14 +38,11 @@ def examples(documents: list[Labelled], n_process: int = 1) -> Iterator[Example]
 
     extractor = Extractor(model=False)  # the rules' reading, as the model will see it
     classes = trigger_classes(extractor.lexicon)
-    symmetric = {n for n, r in ontology.relations().items() if r.symmetric}
+    symmetric = ontology.symmetric_relations()
     for labelled, doc in zip(documents, nlp.parse((d.text for d in documents), n_process=n_process)):
         mentions = [m for m in read_mentions(doc, extractor) if m.kind != "appositive"]
         ctx, _, found = extractor.rule_facts(doc, mentions)
-        fired: dict[int, dict[tuple[str, str], list[str]]] = {}
-        for f in found:
-            at = fired.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault((f.subject, f.object), [])
-            at += [f.rule.relation, f"{f.rule.relation}:{f.rule.id}"]
+        fired = rule_facts(doc, found)
         for c in candidates(doc, ctx.mentions):
             sentence = doc[c.sentence].sent
             span = (sentence.start_char, sentence.end_char)

@@ -109,14 +109,18 @@ def _fbeta(tp: int, fp: int, fn: int, beta: float = BETA) -> float:
     return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp) if tp else 0.0
 
 
-def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, use_model=True):
+def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, use_model=True, judged=None):
+    """True and false positives and misses of ``relation`` at these thresholds, as
+    :func:`kg.extract.learned.combine.judge` decides: ``judged`` holds the rules ("relation:id")
+    the model may veto (all, when None)."""
     k = classes.index(relation)
     tp = fp = fn = 0
     for e, p in zip(examples, calibrated[:, k]):
         ruled = relation in e.rules
         adds = p >= add and may_add(relation, e.features, use_rules)
         if use_rules and use_model:
-            said = (ruled and p >= veto) or (not ruled and adds)
+            vetoable = judged is None or any(f[2:] in judged for f in e.features if f.startswith(f"R:{relation}:"))
+            said = (ruled and (p >= veto or not vetoable)) or (not ruled and adds)
         elif use_rules:
             said = ruled
         else:
@@ -154,18 +158,19 @@ def train(examples: list[Example], classes: list[str], seed: int = 13, c: float 
     # each relation's veto (only where the data has enough of it to judge the rules), then its
     # threshold for facts the rules missed
     veto, add, figures = {}, {}, {}
+    judged = {k for k, n in _rule_firings(examples).items() if n >= MIN_RULE}
     for relation in relations:
         gold = int(sum(e.label == relation for e in examples))
-        best = (0.0, _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1))["f1"])
+        best = (0.0, _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1, judged=judged))["f1"])
         if gold >= min_facts:
             for threshold in VETOES:
-                score = _prf(*_counts(examples, calibrated, classes, relation, threshold, 1.1))["f1"]
+                score = _prf(*_counts(examples, calibrated, classes, relation, threshold, 1.1, judged=judged))["f1"]
                 if score > best[1] + 1e-9:
                     best = (threshold, score)
         veto[relation] = best[0]
-        best = (1.1, _fbeta(*_counts(examples, calibrated, classes, relation, veto[relation], 1.1)))
+        best = (1.1, _fbeta(*_counts(examples, calibrated, classes, relation, veto[relation], 1.1, judged=judged)))
         for threshold in ADDS if gold >= min_facts else ():
-            tp, fp, fn = _counts(examples, calibrated, classes, relation, veto[relation], threshold)
+            tp, fp, fn = _counts(examples, calibrated, classes, relation, veto[relation], threshold, judged=judged)
             new_tp, new_fp, _ = _counts(examples, calibrated, classes, relation, 1.1, threshold, use_rules=False)
             score = _fbeta(tp, fp, fn)
             if score > best[1] + 1e-9 and _prf(new_tp, new_fp, 0)["p"] >= MIN_PRECISION:
@@ -175,7 +180,7 @@ def train(examples: list[Example], classes: list[str], seed: int = 13, c: float 
             "gold": gold,
             "rules": _prf(*_counts(examples, calibrated, classes, relation, 0, 1.1, use_model=False)),
             "model": _prf(*_counts(examples, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False)),
-            "both": _prf(*_counts(examples, calibrated, classes, relation, veto[relation], best[0]))}
+            "both": _prf(*_counts(examples, calibrated, classes, relation, veto[relation], best[0], judged=judged))}
     vocabulary, weights, bias = _fit(examples, classes, seed, c)
     log(f"  whole: {len(examples)} examples, {len(vocabulary)} features")
     provenance = dict(provenance or {})
@@ -185,7 +190,7 @@ def train(examples: list[Example], classes: list[str], seed: int = 13, c: float 
     return RelationModel(classes=classes, index=vocabulary, weights=weights, bias=bias,
                          calibration=calibration, add=add, veto=veto,
                          judged=sorted(r for r in relations if figures[r]["gold"] >= min_facts),
-                         rules={k: n for k, n in sorted(_rule_firings(examples).items()) if n >= MIN_RULE},
+                         rules={k: n for k, n in sorted(_rule_firings(examples).items()) if k in judged},
                          provenance=provenance)
 
 

@@ -1,9 +1,9 @@
 """Rules and model together, on one document's candidate facts before their polarity is checked.
 
 A rule's fact keeps its place (the rules' measured precision is the backbone) unless the model,
-having read the same pair, gives its relation a probability under the model's ``veto`` and has
-seen the rule fire often enough in its training data to judge it; it then carries the model's
-calibrated probability as its confidence. The model adds the facts of the
+having read the same pair and seen the rule fire often enough in its training data to judge it,
+gives its relation a probability under the model's ``veto``; a fact it judges carries the model's
+calibrated probability as its confidence, any other the rule's own. The model adds the facts of the
 pairs no rule related when its probability of a relation reaches that relation's ``add``
 threshold (chosen on the training data, :mod:`kg.train.fit`); such a fact's rule is ``model``
 and its trigger the word at the top of the pair's dependency path, whose polarity
@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from functools import cache
 
+from ... import ontology
 from ..docindex import sentence_of
 from ..lexicon import Rule
 from ..relations.context import Found
 from .candidates import candidates, fitting
-from .features import Classes, features
+from .features import Classes, features, rule_facts
 from .model import RelationModel
 
 RULE_ID = "model"  # kg:rule of a fact only the model found
@@ -38,12 +39,9 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
     pairs = candidates(doc, ctx.mentions)
     if not pairs:
         return [] if only else found
-    fired: dict[int, dict[tuple[str, str], list[str]]] = {}
-    for f in found:
-        at = fired.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault((f.subject, f.object), [])
-        at += [f.rule.relation, f"{f.rule.relation}:{f.rule.id}"]
+    fired = rule_facts(doc, found)
     best: dict[tuple, tuple[float, int, list[str]]] = {}  # (sentence, subject, relation, object) -> (p, top, features)
-    symmetric = {r for r in classes_symmetric()}
+    symmetric = ontology.symmetric_relations()
     for c in pairs:
         names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at)
         allowed = fitting(c.subject.type, c.object.type)
@@ -66,10 +64,9 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
                 s, o = o, s
             key = (sentence_of(doc[f.trigger]).start, s, f.rule.relation, o)
             covered.add(key)
-            if key not in best or f.rule.relation not in judged:
-                out.append(f)  # a pair the model does not read (a demonym's country), or cannot judge
-            elif best[key][0] >= model.veto.get(f.rule.relation, 0.0) \
-                    or f"{f.rule.relation}:{f.rule.id}" not in model.rules:  # a rule it saw too seldom
+            if key not in best or f.rule.relation not in judged or f"{f.rule.relation}:{f.rule.id}" not in model.rules:
+                out.append(f)  # a pair it does not read (a demonym's country), a relation or rule it saw too seldom
+            elif best[key][0] >= model.veto.get(f.rule.relation, 0.0):
                 out.append(Found(f.subject, f.object, f.rule, f.trigger, round(best[key][0], 3)))
     for key, (p, top, names) in best.items():
         sentence, s, relation, o = key
@@ -99,13 +96,4 @@ def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:
 
 @cache
 def _event_relations() -> frozenset[str]:
-    from ... import ontology
-
     return frozenset(ontology.event_types())
-
-
-@cache
-def classes_symmetric() -> frozenset[str]:
-    from ... import ontology
-
-    return frozenset(name for name, r in ontology.relations().items() if r.symmetric)

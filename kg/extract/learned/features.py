@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ...resources import ontology_file
+from ..docindex import sentence_of
 from ..lexicon import Lexicon
 from ..relations.parse import lemma
 from ..relations.polarity import polarity
@@ -58,6 +59,16 @@ def _petrarch() -> dict[str, frozenset[str]]:
         classes.add(raw["relation"])
         classes.update(f"cameo{code[:2]}" for code in raw.get("codes", ()) if code[:2].isdigit())
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def rule_facts(doc, found) -> dict[int, dict[tuple[str, str], list[str]]]:
+    """The rules' candidate facts (:class:`~kg.extract.relations.context.Found`) by sentence (its
+    first token) and pair of keys, as :func:`features` reads them: "relation", "relation:rule-id"."""
+    out: dict[int, dict[tuple[str, str], list[str]]] = {}
+    for f in found:
+        at = out.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault((f.subject, f.object), [])
+        at += [f.rule.relation, f"{f.rule.relation}:{f.rule.id}"]
+    return out
 
 
 def anchor(token):
