@@ -17,8 +17,16 @@ from kg.extract.learned import model as learned
 from kg.extract.learned.combine import may_add
 
 ROOT = Path(__file__).resolve().parent.parent
-ARMED = ["Hezbollah", "Hamas", "Jabhat al-Nusra", "Boko Haram", "Ansar Dine", "al-Shabaab", "the Taliban",
-         "the Houthis"]
+ARMED = [
+    "Hezbollah",
+    "Hamas",
+    "Jabhat al-Nusra",
+    "Boko Haram",
+    "Ansar Dine",
+    "al-Shabaab",
+    "the Taliban",
+    "the Houthis",
+]
 PARENTS = ["al-Qaeda", "Islamic State"]
 PLACES = ["Doha", "Geneva", "Cairo", "Amman", "Beirut", "Ankara"]
 
@@ -34,12 +42,16 @@ def _gold_folder(folder: Path, seed: int = 7, documents: int = 24) -> Path:
         a, b = rng.sample(ARMED, 2)
         parent = rng.choice(PARENTS)
         place = rng.choice(PLACES)
-        text = (f"Officials said {a} answers to {parent}. {b} held a meeting in {place} on Monday. "
-                f"Reporters in {place} asked about {parent} and {b}.")
+        text = (
+            f"Officials said {a} answers to {parent}. {b} held a meeting in {place} on Monday. "
+            f"Reporters in {place} asked about {parent} and {b}."
+        )
         stem = f"{n:03d}_doc"
         (folder / "articles" / f"{stem}.txt").write_text(text, encoding="utf-8")
         stems.append(stem)
-        rows.append(f"required\t{_id(a)}\tmemberOf\t{_id(parent)}\t{n:03d}\t{a} answers to {parent}")
+        rows.append(
+            f"required\t{_id(a)}\tmemberOf\t{_id(parent)}\t{n:03d}\t{a} answers to {parent}"
+        )
     names = ARMED + PARENTS + PLACES
     entities = [f"{_id(x)}\tEntity\t{x}" for x in names]
     (folder / "gold" / "entities.tsv").write_text("\n".join(entities) + "\n", encoding="utf-8")
@@ -62,7 +74,9 @@ def taught(tmp_path_factory):
     data = root / "data"
     shutil.copytree(ROOT / "ontology", data / "ontology")
     shutil.copytree(ROOT / "queries", data / "queries")
-    model, path = train([str(gold)], data / "ontology" / learned.FILE, min_facts=5, log=lambda *_: None)
+    model, path = train(
+        [str(gold)], data / "ontology" / learned.FILE, min_facts=5, log=lambda *_: None
+    )
     return data, model, gold
 
 
@@ -102,22 +116,28 @@ def test_a_model_trained_on_a_small_gold_folder_finds_what_it_was_taught(taught,
 
 def test_a_sentence_without_the_construction_gets_no_taught_fact(taught, monkeypatch):
     data, _, _ = taught
-    facts, _ = _assertions("Boko Haram held a meeting in Doha, and reporters asked about Islamic State.",
-                           data, monkeypatch)
+    facts, _ = _assertions(
+        "Boko Haram held a meeting in Doha, and reporters asked about Islamic State.",
+        data,
+        monkeypatch,
+    )
     assert not any(p == "memberOf" for _, p, _, _ in facts)
 
 
 def test_training_twice_gives_the_same_model(taught, tmp_path):
     from kg.train import train
 
-    _, first, gold = taught
+    data, first, gold = taught
     again, path = train([str(gold)], tmp_path / "again.json.gz", min_facts=5, log=lambda *_: None)
     assert again.to_json() == first.to_json()
+    assert path.read_bytes() == (data / "ontology" / learned.FILE).read_bytes()
 
 
 def test_the_model_alone_keeps_no_rule_fact(taught, monkeypatch):
     data, _, _ = taught
-    text = "Hezbollah fighters captured the town of Arsal. Officials said Hamas answers to al-Qaeda."
+    text = (
+        "Hezbollah fighters captured the town of Arsal. Officials said Hamas answers to al-Qaeda."
+    )
     facts, _ = _assertions(text, data, monkeypatch, mode="only")
     assert facts and all(rule == "model" for *_, rule in facts)
     both, _ = _assertions(text, data, monkeypatch)
@@ -135,8 +155,15 @@ def test_the_shipped_model_loads_with_its_provenance():
     assert path.stat().st_size < 5_000_000
 
 
-@pytest.mark.parametrize("content", [b"not gzip", gzip.compress(b"{}"), gzip.compress(b"[1, 2]"),
-                                     gzip.compress(json.dumps({"format": 1, "classes": ["none"]}).encode())])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"not gzip",
+        gzip.compress(b"{}"),
+        gzip.compress(b"[1, 2]"),
+        gzip.compress(json.dumps({"format": 1, "classes": ["none"]}).encode()),
+    ],
+)
 def test_a_broken_model_file_is_an_error_naming_it(tmp_path, content):
     path = tmp_path / learned.FILE
     path.write_bytes(content)
@@ -203,7 +230,10 @@ def test_a_pair_no_relation_fits_is_no_candidate():
     from kg.extract.learned.candidates import candidates
 
     doc, mentions, _ = _parsed("Beirut and Damascus are two hours apart.")
-    assert all({c.subject.type, c.object.type} <= {"Settlement", "Country", "Region"} for c in candidates(doc, mentions))
+    assert all(
+        {c.subject.type, c.object.type} <= {"Settlement", "Country", "Region"}
+        for c in candidates(doc, mentions)
+    )
     doc, mentions, _ = _parsed("John Kerry met Sergei Lavrov in Geneva.")
     pairs = {(c.subject.text, c.object.text) for c in candidates(doc, mentions)}
     assert ("John Kerry", "Sergei Lavrov") in pairs and ("Sergei Lavrov", "John Kerry") in pairs
@@ -211,22 +241,35 @@ def test_a_pair_no_relation_fits_is_no_candidate():
 
 
 def test_reference_marks_never_reach_a_name(extraction):
-    result = extraction("Tamil Tigers seized Kilinochchi,[60] a town in Sri Lanka.[17] The army of Sri Lanka[3][5] "
-                        "later retook Mullaitivu[12].")
+    result = extraction(
+        "Tamil Tigers seized Kilinochchi,[60] a town in Sri Lanka.[17] The army of Sri Lanka[3][5] "
+        "later retook Mullaitivu[12]."
+    )
     labels = {e.label for e in result.entities}
     assert {"Kilinochchi", "Sri Lanka", "Mullaitivu"} <= labels
-    assert not any("[" in label or "]" in label for e in result.entities for label in (e.label, *e.aliases))
+    assert not any(
+        "[" in label or "]" in label for e in result.entities for label in (e.label, *e.aliases)
+    )
 
 
-@pytest.mark.parametrize("text, name, place", [
-    ("Soldiers were flown to Camp Lemonnier in Djibouti.", "Camp Lemonnier", "djibouti"),
-    ("Rockets struck Kandahar Airport, Afghanistan, on Monday.", "Kandahar Airport", "afghanistan"),
-])
+@pytest.mark.parametrize(
+    "text, name, place",
+    [
+        ("Soldiers were flown to Camp Lemonnier in Djibouti.", "Camp Lemonnier", "djibouti"),
+        (
+            "Rockets struck Kandahar Airport, Afghanistan, on Monday.",
+            "Kandahar Airport",
+            "afghanistan",
+        ),
+    ],
+)
 def test_a_facility_is_a_place_of_its_own_class(extraction, text, name, place):
     result = extraction(text)
     facility = next(e for e in result.entities if e.label == name)
     assert facility.type == "Facility"
-    assert (facility.key, "locatedIn", place) in {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert (facility.key, "locatedIn", place) in {
+        (a.subject, a.predicate, a.object) for a in result.assertions
+    }
 
 
 def test_training_on_what_cannot_teach_is_one_line_naming_the_input(tmp_path):
@@ -239,11 +282,16 @@ def test_training_on_what_cannot_teach_is_one_line_naming_the_input(tmp_path):
     empty = tmp_path / "empty"
     (empty / "gold").mkdir(parents=True)
     (empty / "gold" / "entities.tsv").write_text("X\tPerson\tX\n", encoding="utf-8")
-    (empty / "gold" / "relations.tsv").write_text("required\tX\tleaderOf\tX\t000\tx\n", encoding="utf-8")
+    (empty / "gold" / "relations.tsv").write_text(
+        "required\tX\tleaderOf\tX\t000\tx\n", encoding="utf-8"
+    )
     unlabelled = _gold_folder(tmp_path / "unlabelled", documents=2)
     (unlabelled / "gold" / "relations.tsv").write_text("", encoding="utf-8")
-    for path, message in ((not_conll, "not a CoNLL04 JSON file"), (empty, "docs.txt: no articles listed"),
-                          (unlabelled, "0 facts among")):
+    for path, message in (
+        (not_conll, "not a CoNLL04 JSON file"),
+        (empty, "docs.txt: no articles listed"),
+        (unlabelled, "0 facts among"),
+    ):
         result = CliRunner().invoke(cli, ["train", str(path), "-o", str(tmp_path / "m.json.gz")])
         assert isinstance(result.exception, UsageError) and result.exception.exit_code == 2
         assert str(path) in str(result.exception) and message in str(result.exception)

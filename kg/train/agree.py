@@ -48,14 +48,23 @@ def agreement(pairs: list[tuple[str | Path, str | Path]]) -> dict:
         stems = stems_a & stems_b
         rows_a = [r for r in rows_a if r[0] in stems]
         rows_b = [r for r in rows_b if r[0] in stems]
-        counts.update({"documents": len(stems), "rows_a": len(rows_a), "rows_b": len(rows_b),
-                       "a_in_b": sum(any(_same(x, y, symmetric) for y in rows_b) for x in rows_a),
-                       "b_in_a": sum(any(_same(y, x, symmetric) for x in rows_a) for y in rows_b)})
+        counts.update(
+            {
+                "documents": len(stems),
+                "rows_a": len(rows_a),
+                "rows_b": len(rows_b),
+                "a_in_b": sum(any(_same(x, y, symmetric) for y in rows_b) for x in rows_a),
+                "b_in_a": sum(any(_same(y, x, symmetric) for x in rows_a) for y in rows_b),
+            }
+        )
         by_relation.update(Counter(x[1] for x in rows_a) + Counter(y[1] for y in rows_b))
     p = counts["a_in_b"] / counts["rows_a"] if counts["rows_a"] else 0.0  # A's rows B has
     r = counts["b_in_a"] / counts["rows_b"] if counts["rows_b"] else 0.0  # B's rows A has
-    return {**counts, "pair_f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
-            "rows_by_relation": dict(sorted(by_relation.items()))}
+    return {
+        **counts,
+        "pair_f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+        "rows_by_relation": dict(sorted(by_relation.items())),
+    }
 
 
 def main(argv: list[str]) -> int:

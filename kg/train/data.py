@@ -42,7 +42,9 @@ class Argument:
         if self.span is not None:
             return start < self.span[1] and self.span[0] < end
         name = norm(text)
-        return bool(name) and (name in self.names or any(_within(n, name) or _within(name, n) for n in self.names))
+        return bool(name) and (
+            name in self.names or any(_within(n, name) or _within(name, n) for n in self.names)
+        )
 
 
 def _within(short: str, long: str) -> bool:
@@ -86,16 +88,28 @@ def read(paths: list[str | Path]) -> Corpus:
             documents += conll04(path)
             files[str(path)] = _sha(path)
         elif path.is_dir() and (re3d._is_source(path) or re3d.is_re3d(path)):
-            sources = [path] if (path / "relations.json").is_file() else sorted(p for p in path.iterdir() if (p / "relations.json").is_file())
+            sources = (
+                [path]
+                if (path / "relations.json").is_file()
+                else sorted(p for p in path.iterdir() if (p / "relations.json").is_file())
+            )
             for source in sources:
                 documents += re3d_source(source)
-                files.update({str(source / n): _sha(source / n) for n in ("documents.json", "relations.json", "entities.json")})
+                files.update(
+                    {
+                        str(source / n): _sha(source / n)
+                        for n in ("documents.json", "relations.json", "entities.json")
+                    }
+                )
         elif path.is_dir() and (path / "gold" / "relations.tsv").is_file():
             docs, used = gold_folder(path)
             documents += docs
             files.update({str(p): _sha(p) for p in used})
         else:
-            raise UsageError(f"{path}: not a gold folder (gold/relations.tsv), a re3d source folder or a CoNLL04 JSON file")
+            raise UsageError(
+                f"{path}: not a gold folder (gold/relations.tsv), a re3d source folder "
+                "or a CoNLL04 JSON file"
+            )
     return Corpus(documents, files)
 
 
@@ -103,15 +117,16 @@ def gold_folder(folder: Path) -> tuple[list[Labelled], list[Path]]:
     gold_dir = folder / "gold"
     gold = load_gold(gold_dir)
     articles = folder / "articles"
-    names: dict[str, frozenset[str]] = {}
-    for line in (gold_dir / "entities.tsv").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            cells = line.split("\t")
-            names[cells[0]] = frozenset(norm(a) for a in cells[2].split("|") if norm(a)) | {norm(cells[0])}
+    names: dict[str, set[str]] = {}
+    for alias, ids in gold.alias_to_ids.items():
+        for gid in ids:
+            names.setdefault(gid, set()).add(alias)
     files = [gold_dir / "entities.tsv", gold_dir / "relations.tsv"]
     relation_names = {name.lower(): name for name in ontology.relations()}
     if not gold.docs:
-        raise UsageError(f"{gold_dir / 'docs.txt'}: no articles listed", hint="see docs/annotation.md")
+        raise UsageError(
+            f"{gold_dir / 'docs.txt'}: no articles listed", hint="see docs/annotation.md"
+        )
     documents = []
     for index, stem in enumerate(gold.docs):
         path = articles / f"{stem}.txt"
@@ -123,11 +138,16 @@ def gold_folder(folder: Path) -> tuple[list[Labelled], list[Path]]:
         for row in gold.relations:
             if index not in {int(d) for d in row.docs if d.strip().isdigit()}:
                 continue
-            regions = [(m.start(), m.end()) for m in re.finditer(re.escape(row.evidence.strip()), text)] if row.evidence.strip() else []
+            evidence = row.evidence.strip()
+            regions = (
+                [(m.start(), m.end()) for m in re.finditer(re.escape(evidence), text)]
+                if evidence
+                else []
+            )
             if not regions:
                 continue  # evidence not verbatim: the row cannot be placed in a sentence
-            subject = Argument(names=frozenset().union(*(names.get(i, frozenset()) for i in row.subjects)))
-            object_ = Argument(names=frozenset().union(*(names.get(i, frozenset()) for i in row.objects)))
+            subject = Argument(names=frozenset().union(*(names.get(i, ()) for i in row.subjects)))
+            object_ = Argument(names=frozenset().union(*(names.get(i, ()) for i in row.objects)))
             if "*" in row.subjects or "*" in row.objects:
                 continue
             for region in regions:
@@ -138,29 +158,50 @@ def gold_folder(folder: Path) -> tuple[list[Labelled], list[Path]]:
 
 
 def re3d_source(source: Path) -> list[Labelled]:
-    docs = {d["_id"]: Labelled(d["_id"], d["text"], f"re3d/{source.name}",
-                               scope=frozenset({"allyOf", "attacked", "memberOf", "leaderOf", "locatedIn"}))
-            for d in re3d._lines(source / "documents.json")}
-    types = {(e["documentId"], e["begin"], e["end"]): e["type"] for e in re3d._lines(source / "entities.json")}
+    docs = {
+        d["_id"]: Labelled(
+            d["_id"],
+            d["text"],
+            f"re3d/{source.name}",
+            scope=frozenset({"allyOf", "attacked", "memberOf", "leaderOf", "locatedIn"}),
+        )
+        for d in re3d._lines(source / "documents.json")
+    }
+    types = {
+        (e["documentId"], e["begin"], e["end"]): e["type"]
+        for e in re3d._lines(source / "entities.json")
+    }
     for r in re3d._lines(source / "relations.json"):
-        if r.get("confidence", 1) < 0.5 or r["type"] not in re3d.MAPPING or r["documentId"] not in docs:
+        if (
+            r.get("confidence", 1) < 0.5
+            or r["type"] not in re3d.MAPPING
+            or r["documentId"] not in docs
+        ):
             continue
         relation, sources, targets, either_way = re3d.MAPPING[r["type"]]
         doc = r["documentId"]
-        if types.get((doc, r["sourceBegin"], r["sourceEnd"])) not in sources or \
-                types.get((doc, r["targetBegin"], r["targetEnd"])) not in targets:
+        if (
+            types.get((doc, r["sourceBegin"], r["sourceEnd"])) not in sources
+            or types.get((doc, r["targetBegin"], r["targetEnd"])) not in targets
+        ):
             continue
         s = Argument(span=(r["sourceBegin"], r["sourceEnd"]))
         o = Argument(span=(r["targetBegin"], r["targetEnd"]))
         region = (min(r["sourceBegin"], r["targetBegin"]), max(r["sourceEnd"], r["targetEnd"]))
         docs[doc].labels.append(Label(s, o, (relation,), "required", region))
-        if either_way and relation == "attacked":  # re3d's FightingAgainst: the other way is not said
+        if (
+            either_way and relation == "attacked"
+        ):  # re3d's FightingAgainst: the other way is not said
             docs[doc].labels.append(Label(o, s, (relation,), "optional", region))
     return list(docs.values())
 
 
-CONLL04 = {"Work_For": ("leaderOf", "memberOf"), "OrgBased_In": ("basedIn",), "Located_In": ("locatedIn",),
-           "Kill": ("attacked",)}
+CONLL04 = {
+    "Work_For": ("leaderOf", "memberOf"),
+    "OrgBased_In": ("basedIn",),
+    "Located_In": ("locatedIn",),
+    "Kill": ("attacked",),
+}
 
 
 def conll04(path: Path) -> list[Labelled]:
@@ -171,8 +212,10 @@ def conll04(path: Path) -> list[Labelled]:
     try:
         return _conll04(data, path)
     except (AttributeError, IndexError, KeyError, TypeError) as exc:
-        raise UsageError(f"{path}: not a CoNLL04 JSON file (a list of sentences with tokens, entities and "
-                         f"relations; {type(exc).__name__}: {exc})") from None
+        raise UsageError(
+            f"{path}: not a CoNLL04 JSON file (a list of sentences with tokens, entities and "
+            f"relations; {type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _conll04(data, path: Path) -> list[Labelled]:
@@ -183,14 +226,28 @@ def _conll04(data, path: Path) -> list[Labelled]:
         for t in tokens:
             starts.append(pos)
             pos += len(t) + 1
-        spans = [(starts[e["start"]], starts[e["end"] - 1] + len(tokens[e["end"] - 1])) for e in x["entities"]]
-        doc = Labelled(f"{path.stem}-{i}", " ".join(tokens), "conll04",
-                       scope=frozenset({"leaderOf", "memberOf", "basedIn", "locatedIn"}))
+        spans = [
+            (starts[e["start"]], starts[e["end"] - 1] + len(tokens[e["end"] - 1]))
+            for e in x["entities"]
+        ]
+        doc = Labelled(
+            f"{path.stem}-{i}",
+            " ".join(tokens),
+            "conll04",
+            scope=frozenset({"leaderOf", "memberOf", "basedIn", "locatedIn"}),
+        )
         for r in x["relations"]:
             if r["type"] not in CONLL04:
                 continue
             s, o = spans[r["head"]], spans[r["tail"]]
-            doc.labels.append(Label(Argument(span=s), Argument(span=o), CONLL04[r["type"]], "required",
-                                    (min(s[0], o[0]), max(s[1], o[1]))))
+            doc.labels.append(
+                Label(
+                    Argument(span=s),
+                    Argument(span=o),
+                    CONLL04[r["type"]],
+                    "required",
+                    (min(s[0], o[0]), max(s[1], o[1])),
+                )
+            )
         out.append(doc)
     return out

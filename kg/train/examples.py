@@ -39,7 +39,9 @@ def examples(documents: list[Labelled], n_process: int = 1) -> Iterator[Example]
     extractor = Extractor(model=False)  # the rules' reading, as the model will see it
     classes = trigger_classes(extractor.lexicon)
     symmetric = ontology.symmetric_relations()
-    for labelled, doc in zip(documents, nlp.parse((d.text for d in documents), n_process=n_process)):
+    for labelled, doc in zip(
+        documents, nlp.parse((d.text for d in documents), n_process=n_process)
+    ):
         mentions = [m for m in read_mentions(doc, extractor) if m.kind != "appositive"]
         ctx, _, found = extractor.rule_facts(doc, mentions)
         fired = rule_facts(doc, found)
@@ -48,9 +50,18 @@ def examples(documents: list[Labelled], n_process: int = 1) -> Iterator[Example]
             span = (sentence.start_char, sentence.end_char)
             names, _ = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at)
             rules = frozenset(x for x in fired.get(c.sentence, {}).get(c.keys, ()) if ":" not in x)
-            label = _label(labelled, c, span, rules, symmetric, fitting(c.subject.type, c.object.type))
+            label = _label(
+                labelled, c, span, rules, symmetric, fitting(c.subject.type, c.object.type)
+            )
             if label is not None:
-                yield Example(labelled.id, labelled.source, names, label, rules, (c.subject.type, c.object.type))
+                yield Example(
+                    labelled.id,
+                    labelled.source,
+                    names,
+                    label,
+                    rules,
+                    (c.subject.type, c.object.type),
+                )
 
 
 def _label(labelled: Labelled, c, span, rules, symmetric, allowed) -> str | None:
@@ -59,11 +70,14 @@ def _label(labelled: Labelled, c, span, rules, symmetric, allowed) -> str | None
     for label in labelled.labels:
         if not (label.region[0] < span[1] and span[0] < label.region[1]):
             continue
-        forward = label.subject.matches(s.start_char, s.end_char, s.text) and \
-            label.object.matches(o.start_char, o.end_char, o.text)
-        backward = any(p in symmetric for p in label.predicates) and \
-            label.subject.matches(o.start_char, o.end_char, o.text) and \
-            label.object.matches(s.start_char, s.end_char, s.text)
+        forward = label.subject.matches(s.start_char, s.end_char, s.text) and label.object.matches(
+            o.start_char, o.end_char, o.text
+        )
+        backward = (
+            any(p in symmetric for p in label.predicates)
+            and label.subject.matches(o.start_char, o.end_char, o.text)
+            and label.object.matches(s.start_char, s.end_char, s.text)
+        )
         if not (forward or backward):
             continue
         if label.status == "optional":

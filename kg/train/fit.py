@@ -22,10 +22,14 @@ C = 0.5  # inverse regularization; chosen on folds of the training data (see doc
 VETOES = (0.0, 0.01, 0.02, 0.03, 0.05)  # "confident it is wrong": 95% at least, as calibrated
 ADDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
 MIN_PRECISION = 0.7  # a threshold that adds facts below this out-of-fold precision adds none
-MIN_RULE = 10  # firings of a rule in the training data for the model to veto its facts: a construction
-               # the data barely holds is one the model cannot judge
-BETA = 0.5  # the add thresholds maximize F-beta: precision weighs twice recall (a wrong fact costs a
-            # reader's trust in every other; the rules' precision is what the model must keep)
+MIN_RULE = (
+    10  # firings of a rule in the training data for the model to veto its facts: a construction
+)
+# the data barely holds is one the model cannot judge
+BETA = (
+    0.5  # the add thresholds maximize F-beta: precision weighs twice recall (a wrong fact costs a
+)
+# reader's trust in every other; the rules' precision is what the model must keep)
 MIN_JUDGED = 50  # facts of a relation the training data must hold for the model to veto or add any
 
 
@@ -50,13 +54,17 @@ def _matrix(examples: list[Example], vocabulary: dict[str, int]):
             if j is not None:
                 rows.append(i)
                 cols.append(j)
-    return csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(examples), len(vocabulary)))
+    return csr_matrix(
+        (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(examples), len(vocabulary))
+    )
 
 
 def _fit(examples: list[Example], classes: list[str], seed: int, c: float):
     _, LogisticRegression = _sklearn()
     counts = Counter(f for e in examples for f in set(e.features))
-    vocabulary = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_COUNT))}
+    vocabulary = {
+        f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_COUNT))
+    }
     x = _matrix(examples, vocabulary)
     y = np.array([classes.index(e.label) for e in examples])
     learner = LogisticRegression(C=c, max_iter=2000, random_state=seed)
@@ -65,8 +73,14 @@ def _fit(examples: list[Example], classes: list[str], seed: int, c: float):
     weights = np.zeros((len(vocabulary), len(classes)), dtype=np.float32)
     bias = np.full(len(classes), -30.0, dtype=np.float32)
     seen = list(learner.classes_)
-    coef = learner.coef_ if len(seen) > 2 else np.vstack([-learner.coef_[0] / 2, learner.coef_[0] / 2])
-    intercept = learner.intercept_ if len(seen) > 2 else np.array([-learner.intercept_[0] / 2, learner.intercept_[0] / 2])
+    coef = (
+        learner.coef_ if len(seen) > 2 else np.vstack([-learner.coef_[0] / 2, learner.coef_[0] / 2])
+    )
+    intercept = (
+        learner.intercept_
+        if len(seen) > 2
+        else np.array([-learner.intercept_[0] / 2, learner.intercept_[0] / 2])
+    )
     for k, cls in enumerate(seen):
         weights[:, cls] = coef[k]
         bias[cls] = intercept[k]
@@ -100,8 +114,14 @@ def _platt(p: np.ndarray, y: np.ndarray, seed: int) -> tuple[float, float]:
 def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0
-    return {"p": round(p, 3), "r": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
-            "tp": tp, "fp": fp, "fn": fn}
+    return {
+        "p": round(p, 3),
+        "r": round(r, 3),
+        "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+    }
 
 
 def _fbeta(tp: int, fp: int, fn: int, beta: float = BETA) -> float:
@@ -109,7 +129,9 @@ def _fbeta(tp: int, fp: int, fn: int, beta: float = BETA) -> float:
     return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp) if tp else 0.0
 
 
-def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, use_model=True, judged=None):
+def _counts(
+    examples, calibrated, classes, relation, veto, add, use_rules=True, use_model=True, judged=None
+):
     """True and false positives and misses of ``relation`` at these thresholds, as
     :func:`kg.extract.learned.combine.judge` decides: ``judged`` holds the rules ("relation:id")
     the model may veto (all, when None)."""
@@ -119,7 +141,9 @@ def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, 
         ruled = relation in e.rules
         adds = p >= add and may_add(relation, e.features, use_rules)
         if use_rules and use_model:
-            vetoable = judged is None or any(f[2:] in judged for f in e.features if f.startswith(f"R:{relation}:"))
+            vetoable = judged is None or any(
+                f[2:] in judged for f in e.features if f.startswith(f"R:{relation}:")
+            )
             said = (ruled and (p >= veto or not vetoable)) or (not ruled and adds)
         elif use_rules:
             said = ruled
@@ -132,8 +156,15 @@ def _counts(examples, calibrated, classes, relation, veto, add, use_rules=True, 
     return tp, fp, fn
 
 
-def train(examples: list[Example], classes: list[str], seed: int = 13, c: float = C,
-          provenance: dict | None = None, log=print, min_facts: int = MIN_JUDGED) -> RelationModel:
+def train(
+    examples: list[Example],
+    classes: list[str],
+    seed: int = 13,
+    c: float = C,
+    provenance: dict | None = None,
+    log=print,
+    min_facts: int = MIN_JUDGED,
+) -> RelationModel:
     """The model of ``examples``, its calibration and thresholds from ``FOLDS`` folds by document."""
     np.random.seed(seed)
     folds = _folds(examples, seed)
@@ -161,42 +192,87 @@ def train(examples: list[Example], classes: list[str], seed: int = 13, c: float 
     judged = {k for k, n in _rule_firings(examples).items() if n >= MIN_RULE}
     for relation in relations:
         gold = int(sum(e.label == relation for e in examples))
-        best = (0.0, _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1, judged=judged))["f1"])
+        best = (
+            0.0,
+            _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1, judged=judged))["f1"],
+        )
         if gold >= min_facts:
             for threshold in VETOES:
-                score = _prf(*_counts(examples, calibrated, classes, relation, threshold, 1.1, judged=judged))["f1"]
+                score = _prf(
+                    *_counts(examples, calibrated, classes, relation, threshold, 1.1, judged=judged)
+                )["f1"]
                 if score > best[1] + 1e-9:
                     best = (threshold, score)
         veto[relation] = best[0]
-        best = (1.1, _fbeta(*_counts(examples, calibrated, classes, relation, veto[relation], 1.1, judged=judged)))
+        best = (
+            1.1,
+            _fbeta(
+                *_counts(
+                    examples, calibrated, classes, relation, veto[relation], 1.1, judged=judged
+                )
+            ),
+        )
         for threshold in ADDS if gold >= min_facts else ():
-            tp, fp, fn = _counts(examples, calibrated, classes, relation, veto[relation], threshold, judged=judged)
-            new_tp, new_fp, _ = _counts(examples, calibrated, classes, relation, 1.1, threshold, use_rules=False)
+            tp, fp, fn = _counts(
+                examples, calibrated, classes, relation, veto[relation], threshold, judged=judged
+            )
+            new_tp, new_fp, _ = _counts(
+                examples, calibrated, classes, relation, 1.1, threshold, use_rules=False
+            )
             score = _fbeta(tp, fp, fn)
             if score > best[1] + 1e-9 and _prf(new_tp, new_fp, 0)["p"] >= MIN_PRECISION:
                 best = (threshold, score)
         add[relation] = best[0]
         figures[relation] = {
             "gold": gold,
-            "rules": _prf(*_counts(examples, calibrated, classes, relation, 0, 1.1, use_model=False)),
-            "model": _prf(*_counts(examples, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False)),
-            "both": _prf(*_counts(examples, calibrated, classes, relation, veto[relation], best[0], judged=judged))}
+            "rules": _prf(
+                *_counts(examples, calibrated, classes, relation, 0, 1.1, use_model=False)
+            ),
+            "model": _prf(
+                *_counts(
+                    examples, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False
+                )
+            ),
+            "both": _prf(
+                *_counts(
+                    examples, calibrated, classes, relation, veto[relation], best[0], judged=judged
+                )
+            ),
+        }
     vocabulary, weights, bias = _fit(examples, classes, seed, c)
     log(f"  whole: {len(examples)} examples, {len(vocabulary)} features")
     provenance = dict(provenance or {})
-    provenance.update({"seed": seed, "C": c, "folds": FOLDS, "min_count": MIN_COUNT, "min_facts": min_facts,
-                       "examples": dict(Counter(e.label for e in examples)),
-                       "out_of_fold": figures, "out_of_fold_bands": _bands(examples, calibrated, classes)})
-    return RelationModel(classes=classes, index=vocabulary, weights=weights, bias=bias,
-                         calibration=calibration, add=add, veto=veto,
-                         judged=sorted(r for r in relations if figures[r]["gold"] >= min_facts),
-                         rules={k: n for k, n in sorted(_rule_firings(examples).items()) if k in judged},
-                         provenance=provenance)
+    provenance.update(
+        {
+            "seed": seed,
+            "C": c,
+            "folds": FOLDS,
+            "min_count": MIN_COUNT,
+            "min_facts": min_facts,
+            "examples": dict(Counter(e.label for e in examples)),
+            "out_of_fold": figures,
+            "out_of_fold_bands": _bands(examples, calibrated, classes),
+        }
+    )
+    return RelationModel(
+        classes=classes,
+        index=vocabulary,
+        weights=weights,
+        bias=bias,
+        calibration=calibration,
+        add=add,
+        veto=veto,
+        judged=sorted(r for r in relations if figures[r]["gold"] >= min_facts),
+        rules={k: n for k, n in sorted(_rule_firings(examples).items()) if k in judged},
+        provenance=provenance,
+    )
 
 
 def _rule_firings(examples: list[Example]) -> Counter:
     """How often each rule ("relation:rule-id") fired on a candidate of the training data."""
-    return Counter(f[2:] for e in examples for f in set(e.features) if f.startswith("R:") and ":" in f[2:])
+    return Counter(
+        f[2:] for e in examples for f in set(e.features) if f.startswith("R:") and ":" in f[2:]
+    )
 
 
 def _bands(examples, calibrated, classes) -> dict[str, dict]:
@@ -209,4 +285,7 @@ def _bands(examples, calibrated, classes) -> dict[str, dict]:
         band = f"{math.floor(row[k] * 10) / 10:.1f}"
         right, total = out.get(band, [0, 0])
         out[band] = [right + (e.label == classes[k]), total + 1]
-    return {b: {"right": int(r), "total": int(t), "precision": round(r / t, 3)} for b, (r, t) in sorted(out.items())}
+    return {
+        b: {"right": int(r), "total": int(t), "precision": round(r / t, 3)}
+        for b, (r, t) in sorted(out.items())
+    }

@@ -15,7 +15,9 @@ from ... import ontology
 from ...records import Mention
 from ..docindex import sentence_of
 
-KINDS = frozenset({"name", "group", "acronym", "shortened", "surname", "alias"})  # mentions that name what they stand for
+KINDS = frozenset(
+    {"name", "group", "acronym", "shortened", "surname", "alias"}
+)  # mentions that name what they stand for
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,11 @@ class Candidate:
 @cache
 def _fitting(subject_type: str, object_type: str) -> tuple[str, ...]:
     """The relations whose domain and range take the two types."""
-    return tuple(name for name, r in ontology.relations().items()
-                 if ontology.fits(subject_type, r.domain) and ontology.fits(object_type, r.range))
+    return tuple(
+        name
+        for name, r in ontology.relations().items()
+        if ontology.fits(subject_type, r.domain) and ontology.fits(object_type, r.range)
+    )
 
 
 def fitting(subject_type: str, object_type: str) -> tuple[str, ...]:

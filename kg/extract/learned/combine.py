@@ -29,18 +29,32 @@ RULE_ID = "model"  # kg:rule of a fact only the model found
 @cache
 def model_rule(relation: str) -> Rule:
     """The pseudo-rule a model's fact carries: no slots, its own kind, polarity checked."""
-    return Rule(id=RULE_ID, relation=relation, kind="model", pos=None, lemmas=frozenset(), subject=(),
-                object=(), pairs=(), light_verbs=frozenset(), confidence=0.5)
+    return Rule(
+        id=RULE_ID,
+        relation=relation,
+        kind="model",
+        pos=None,
+        lemmas=frozenset(),
+        subject=(),
+        object=(),
+        pairs=(),
+        light_verbs=frozenset(),
+        confidence=0.5,
+    )
 
 
-def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only: bool = False) -> list[Found]:
+def judge(
+    ctx, found: list[Found], model: RelationModel, classes: Classes, only: bool = False
+) -> list[Found]:
     """``found`` (the rules' candidate facts) as the model judges them, and the facts it adds."""
     doc = ctx.doc
     pairs = candidates(doc, ctx.mentions)
     if not pairs:
         return [] if only else found
     fired = rule_facts(doc, found)
-    best: dict[tuple, tuple[float, int, list[str]]] = {}  # (sentence, subject, relation, object) -> (p, top, features)
+    best: dict[
+        tuple, tuple[float, int, list[str]]
+    ] = {}  # (sentence, subject, relation, object) -> (p, top, features)
     symmetric = ontology.symmetric_relations()
     for c in pairs:
         names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at)
@@ -64,15 +78,27 @@ def judge(ctx, found: list[Found], model: RelationModel, classes: Classes, only:
                 s, o = o, s
             key = (sentence_of(doc[f.trigger]).start, s, f.rule.relation, o)
             covered.add(key)
-            if key not in best or f.rule.relation not in judged or f"{f.rule.relation}:{f.rule.id}" not in model.rules:
-                out.append(f)  # a pair it does not read (a demonym's country), a relation or rule it saw too seldom
+            if (
+                key not in best
+                or f.rule.relation not in judged
+                or f"{f.rule.relation}:{f.rule.id}" not in model.rules
+            ):
+                out.append(
+                    f
+                )  # a pair it does not read (a demonym's country), a relation or rule it saw too seldom
             elif best[key][0] >= model.veto.get(f.rule.relation, 0.0):
                 out.append(Found(f.subject, f.object, f.rule, f.trigger, round(best[key][0], 3)))
     for key, (p, top, names) in best.items():
         sentence, s, relation, o = key
         other = best.get((sentence, o, relation, s))  # one direction of a pair, the likelier
-        if key not in covered and p >= model.add.get(relation, 1.1) and may_add(relation, names, not only) \
-                and (other is None or relation in symmetric or other[0] < p or (other[0] == p and s < o)):
+        if (
+            key not in covered
+            and p >= model.add.get(relation, 1.1)
+            and may_add(relation, names, not only)
+            and (
+                other is None or relation in symmetric or other[0] < p or (other[0] == p and s < o)
+            )
+        ):
             out.append(Found(s, o, model_rule(relation), top, round(p, 3)))
     return out
 
@@ -90,7 +116,9 @@ def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:
         return True
     if beside_rules:
         return False  # an event's fact comes with its event statement, from the trigger rules
-    wanted = {f"{where}:{kind}:{relation}" for where in ("TC", "PC", "BC") for kind in ("lex", "pv")}
+    wanted = {
+        f"{where}:{kind}:{relation}" for where in ("TC", "PC", "BC") for kind in ("lex", "pv")
+    }
     return any(n in wanted for n in names)
 
 

@@ -34,8 +34,9 @@ class Classes:
     petrarch: dict[str, frozenset[str]]
 
     def of(self, lemma_: str) -> list[str]:
-        return ([f"lex:{r}" for r in sorted(self.lexicon.get(lemma_, ()))]
-                + [f"pv:{c}" for c in sorted(self.petrarch.get(lemma_, ()))])
+        return [f"lex:{r}" for r in sorted(self.lexicon.get(lemma_, ()))] + [
+            f"pv:{c}" for c in sorted(self.petrarch.get(lemma_, ()))
+        ]
 
 
 def trigger_classes(lexicon: Lexicon) -> Classes:
@@ -66,7 +67,9 @@ def rule_facts(doc, found) -> dict[int, dict[tuple[str, str], list[str]]]:
     first token) and pair of keys, as :func:`features` reads them: "relation", "relation:rule-id"."""
     out: dict[int, dict[tuple[str, str], list[str]]] = {}
     for f in found:
-        at = out.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault((f.subject, f.object), [])
+        at = out.setdefault(sentence_of(doc[f.trigger]).start, {}).setdefault(
+            (f.subject, f.object), []
+        )
         at += [f.rule.relation, f"{f.rule.relation}:{f.rule.id}"]
     return out
 
@@ -93,7 +96,7 @@ def path(a, b) -> tuple[list, object, list] | None:
     down = []
     for t in _to_root(b):
         if t.i in at:
-            return up[:at[t.i]], t, down[::-1]
+            return up[: at[t.i]], t, down[::-1]
         down.append(t)
     return None  # different sentences' trees
 
@@ -102,8 +105,13 @@ def _dist(n: int) -> str:
     return str(n) if n < 4 else "4-6" if n < 7 else "7-12" if n < 13 else "13+"
 
 
-def features(doc, candidate: Candidate, classes: Classes, rules: dict[tuple[str, str], list[str]],
-             at: dict | None = None) -> tuple[list[str], int | None]:
+def features(
+    doc,
+    candidate: Candidate,
+    classes: Classes,
+    rules: dict[tuple[str, str], list[str]],
+    at: dict | None = None,
+) -> tuple[list[str], int | None]:
     """The feature strings of one candidate, and the token at the top of its dependency path (None
     when the two hang on one word); ``rules`` maps a pair of keys to the rule facts ("relation"
     and "relation:rule-id") the rules found for it in this sentence; ``at`` maps a token to the
@@ -115,11 +123,11 @@ def features(doc, candidate: Candidate, classes: Classes, rules: dict[tuple[str,
         return f"<{m.type}>" if m is not None and m.kind in KINDS else lemma(t)
 
     s, o = candidate.subject, candidate.object
-    s_head, o_head = doc[s.start:s.end].root, doc[o.start:o.end].root
+    s_head, o_head = doc[s.start : s.end].root, doc[o.start : o.end].root
     types = f"{s.type}>{o.type}"
     out = [f"T:{types}", f"K:{s.kind}>{o.kind}", "ORD:so" if s.start < o.start else "ORD:os"]
     first, last = (s, o) if s.start < o.start else (o, s)
-    between = doc[first.end:last.start] if first.end <= last.start else doc[0:0]
+    between = doc[first.end : last.start] if first.end <= last.start else doc[0:0]
     out.append(f"D:{_dist(len(between))}")
     if s_head.dep_ == "conj" or o_head.dep_ == "conj":
         out.append("CONJ")
@@ -134,11 +142,16 @@ def features(doc, candidate: Candidate, classes: Classes, rules: dict[tuple[str,
             steps = [f"{t.dep_}^" for t in up] + [f"v{t.dep_}" for t in down]
             shape = " ".join(steps)
             top_lemma = word(top) if top.i not in (a.i, b.i) else "<arg>"
-            out += [f"PD:{shape}" if len(steps) <= MAX_PATH else f"PN:{_dist(len(steps))}",
-                    f"TOP:{top_lemma}", f"TOPP:{top.pos_}", f"TOPD:{shape}|{top_lemma}",
-                    # the same path means one relation between a person and a group, another between
-                    # a group and a town: the path with the two types
-                    f"PDT:{shape if len(steps) <= MAX_PATH else len(steps)}|{types}", f"TOPT:{top_lemma}|{types}"]
+            out += [
+                f"PD:{shape}" if len(steps) <= MAX_PATH else f"PN:{_dist(len(steps))}",
+                f"TOP:{top_lemma}",
+                f"TOPP:{top.pos_}",
+                f"TOPD:{shape}|{top_lemma}",
+                # the same path means one relation between a person and a group, another between
+                # a group and a town: the path with the two types
+                f"PDT:{shape if len(steps) <= MAX_PATH else len(steps)}|{types}",
+                f"TOPT:{top_lemma}|{types}",
+            ]
             if len(steps) <= MAX_PATH:
                 inner = [word(t) for t in up[1:]] + [top_lemma] + [word(t) for t in down[:-1]]
                 out.append(f"P:{shape}|{' '.join(inner)}")
@@ -149,7 +162,11 @@ def features(doc, candidate: Candidate, classes: Classes, rules: dict[tuple[str,
                 for c in classes.of(lemma(t)):
                     out.append(f"PC:{c}")
             # prepositions and particles hanging on the top word: "fight against", "take control of"
-            out += [f"TK:{top_lemma}|{k.dep_}:{k.lower_}" for k in top.children if k.dep_ in ("prt", "prep", "agent")]
+            out += [
+                f"TK:{top_lemma}|{k.dep_}:{k.lower_}"
+                for k in top.children
+                if k.dep_ in ("prt", "prep", "agent")
+            ]
             verdict = polarity(top)
             if verdict != "asserted":
                 out.append(f"POL:{verdict}")

@@ -53,7 +53,9 @@ class RelationModel:
     add: dict[str, float]
     veto: dict[str, float]
     judged: list[str]  # the relations the training data held enough facts of to judge
-    rules: dict[str, int]  # "relation:rule-id" -> its firings in the training data, where enough to judge it
+    rules: dict[
+        str, int
+    ]  # "relation:rule-id" -> its firings in the training data, where enough to judge it
     provenance: dict
 
     def probabilities(self, features: list[str]) -> dict[str, float]:
@@ -72,19 +74,26 @@ class RelationModel:
 
     def to_json(self) -> dict:
         names = sorted(self.index, key=self.index.get)
-        return {"format": FORMAT, "classes": self.classes, "features": names,
-                "weights": [[round(float(w), 4) for w in self.weights[self.index[n]]] for n in names],
-                "bias": [round(float(b), 4) for b in self.bias],
-                "calibration": {k: [round(a, 4), round(b, 4)] for k, (a, b) in self.calibration.items()},
-                "add": {k: round(v, 4) for k, v in self.add.items()},
-                "veto": {k: round(v, 4) for k, v in self.veto.items()}, "judged": self.judged,
-                "rules": self.rules,
-                "provenance": self.provenance}
+        return {
+            "format": FORMAT,
+            "classes": self.classes,
+            "features": names,
+            "weights": [[round(float(w), 4) for w in self.weights[self.index[n]]] for n in names],
+            "bias": [round(float(b), 4) for b in self.bias],
+            "calibration": {
+                k: [round(a, 4), round(b, 4)] for k, (a, b) in self.calibration.items()
+            },
+            "add": {k: round(v, 4) for k, v in self.add.items()},
+            "veto": {k: round(v, 4) for k, v in self.veto.items()},
+            "judged": self.judged,
+            "rules": self.rules,
+            "provenance": self.provenance,
+        }
 
     def save(self, path: str | Path) -> None:
-        with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as f:
-            json.dump(self.to_json(), f, separators=(",", ":"), sort_keys=True)
-            f.write("\n")
+        """Write the model; the same model gives the same bytes (no time in the gzip header)."""
+        text = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True) + "\n"
+        Path(path).write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 
 def from_json(raw: dict, where: str) -> RelationModel:
@@ -92,15 +101,21 @@ def from_json(raw: dict, where: str) -> RelationModel:
         if raw.get("format") != FORMAT:
             raise ValueError(f"format {raw.get('format')!r}, expected {FORMAT}")
         classes = list(raw["classes"])
-        weights = np.asarray(raw["weights"], dtype=np.float32).reshape(len(raw["features"]), len(classes))
+        weights = np.asarray(raw["weights"], dtype=np.float32).reshape(
+            len(raw["features"]), len(classes)
+        )
         return RelationModel(
-            classes=classes, index={f: i for i, f in enumerate(raw["features"])}, weights=weights,
+            classes=classes,
+            index={f: i for i, f in enumerate(raw["features"])},
+            weights=weights,
             bias=np.asarray(raw["bias"], dtype=np.float32),
             calibration={k: (float(a), float(b)) for k, (a, b) in raw["calibration"].items()},
             add={k: float(v) for k, v in raw["add"].items()},
-            veto={k: float(v) for k, v in raw["veto"].items()}, judged=[str(r) for r in raw["judged"]],
+            veto={k: float(v) for k, v in raw["veto"].items()},
+            judged=[str(r) for r in raw["judged"]],
             rules={str(k): int(v) for k, v in raw["rules"].items()},
-            provenance=dict(raw.get("provenance", {})))
+            provenance=dict(raw.get("provenance", {})),
+        )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise DataError(f"{where}: not a relation model of kg ({exc})") from None
 
