@@ -60,14 +60,21 @@ class Lexicon:
 
 
 @cache
-def dictionary_verbs() -> dict[str, frozenset[str]]:
-    """``petrarch:RELATION`` -> the verbs PETRARCH2's CAMEO dictionary codes as that relation and
-    that say it on their own, without a phrase pattern (ontology/petrarch/verbs.jsonl)."""
+def dictionary_entries() -> tuple[dict, ...]:
+    """The verbs of PETRARCH2's CAMEO dictionary as kg derived them (ontology/petrarch/verbs.jsonl):
+    lemma, relation, codes, whether the verb says it alone."""
     import json
 
+    lines = ontology_file("petrarch/verbs.jsonl").read_text(encoding="utf-8").splitlines()
+    return tuple(json.loads(line) for line in lines if line.strip())
+
+
+@cache
+def dictionary_verbs() -> dict[str, frozenset[str]]:
+    """``petrarch:RELATION`` -> the verbs PETRARCH2's CAMEO dictionary codes as that relation and
+    that say it on their own, without a phrase pattern."""
     sets: dict[str, set[str]] = {}
-    for line in ontology_file("petrarch/verbs.jsonl").read_text(encoding="utf-8").splitlines():
-        raw = json.loads(line)
+    for raw in dictionary_entries():
         if raw["alone"]:
             sets.setdefault(f"petrarch:{raw['relation']}", set()).add(raw["lemma"])
     return {name: frozenset(verbs) for name, verbs in sets.items()}

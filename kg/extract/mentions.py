@@ -69,7 +69,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
             while end > start and doc[end - 1].lower_ in words.function_words:
                 end -= 1  # "Governments of", "Ministry of the"
         while end > start and _CITATION.match(doc[end - 1].text):
-            end -= 1  # "Mullaitivu[12]": a reference mark the model took into the name
+            end -= 1  # "Mullaitivu[12]": a reference mark NER took into the name
         text = span_text(doc[start:end])
         if _not_a_name(text, words):
             continue

@@ -22,26 +22,23 @@ C = 0.5  # inverse regularization; chosen on folds of the training data (see doc
 VETOES = (0.0, 0.01, 0.02, 0.03, 0.05)  # "confident it is wrong": 95% at least, as calibrated
 ADDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
 MIN_PRECISION = 0.7  # a threshold that adds facts below this out-of-fold precision adds none
-MIN_RULE = (
-    10  # firings of a rule in the training data for the model to veto its facts: a construction
-)
-# the data barely holds is one the model cannot judge
-BETA = (
-    0.5  # the add thresholds maximize F-beta: precision weighs twice recall (a wrong fact costs a
-)
-# reader's trust in every other; the rules' precision is what the model must keep)
+# firings of a rule in the training data for the model to veto its facts: a construction the data
+# barely holds is one the model cannot judge
+MIN_RULE = 10
+# the add thresholds maximize F-beta: precision weighs twice recall (a wrong fact costs a reader's
+# trust in every other; the rules' precision is what the model must keep)
+BETA = 0.5
 MIN_JUDGED = 50  # facts of a relation the training data must hold for the model to veto or add any
 
 
-def _sklearn():
+def _learner():
     try:
-        from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
     except ImportError:
         from ..errors import UsageError
 
         raise UsageError("kg train needs scikit-learn", hint="pip install 'kg[train]'") from None
-    return DictVectorizer, LogisticRegression
+    return LogisticRegression
 
 
 def _matrix(examples: list[Example], vocabulary: dict[str, int]):
@@ -60,7 +57,7 @@ def _matrix(examples: list[Example], vocabulary: dict[str, int]):
 
 
 def _fit(examples: list[Example], classes: list[str], seed: int, c: float):
-    _, LogisticRegression = _sklearn()
+    LogisticRegression = _learner()
     counts = Counter(f for e in examples for f in set(e.features))
     vocabulary = {
         f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_COUNT))
@@ -102,7 +99,7 @@ def _folds(examples: list[Example], seed: int) -> list[int]:
 
 
 def _platt(p: np.ndarray, y: np.ndarray, seed: int) -> tuple[float, float]:
-    _, LogisticRegression = _sklearn()
+    LogisticRegression = _learner()
     if y.sum() == 0 or y.sum() == len(y):
         return 1.0, 0.0
     p = np.clip(p, 1e-6, 1 - 1e-6)

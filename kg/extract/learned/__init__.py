@@ -6,7 +6,8 @@ mentions in a sentence whose types fit a relation of ``ontology/kg.ttl`` (:mod:`
 describes it by what the parse gives (:mod:`.features`: the dependency path, the words between,
 the lexicon's and PETRARCH's trigger classes on it, the two types, which rule fired) and says which
 relation holds, or none, with a calibrated probability (:mod:`.model`). :mod:`.combine` joins the
-two: a rule's fact stands unless the model is confident it is wrong, the model adds what it is
-confident of, and both go through the same polarity checks. ``kg train`` (:mod:`kg.train`) fits
-it from annotated text; the shipped model is ``models/relations.json.gz``.
+two: a rule's fact stands unless the model is confident it is wrong, the model adds the
+relations between places, members and bases it is confident of (an event's fact only comes from a
+trigger rule), and both go through the same polarity checks. ``kg train`` (:mod:`kg.train`) fits
+it from annotated text; the shipped model is ``ontology/relations-model.json.gz``.
 """

@@ -15,9 +15,8 @@ from ... import ontology
 from ...records import Mention
 from ..docindex import sentence_of
 
-KINDS = frozenset(
-    {"name", "group", "acronym", "shortened", "surname", "alias"}
-)  # mentions that name what they stand for
+# the kinds of mention that name what they stand for
+KINDS = frozenset({"name", "group", "acronym", "shortened", "surname", "alias"})
 
 
 @dataclass(frozen=True)
@@ -34,17 +33,13 @@ class Candidate:
 
 
 @cache
-def _fitting(subject_type: str, object_type: str) -> tuple[str, ...]:
+def fitting(subject_type: str, object_type: str) -> tuple[str, ...]:
     """The relations whose domain and range take the two types."""
     return tuple(
         name
         for name, r in ontology.relations().items()
         if ontology.fits(subject_type, r.domain) and ontology.fits(object_type, r.range)
     )
-
-
-def fitting(subject_type: str, object_type: str) -> tuple[str, ...]:
-    return _fitting(subject_type, object_type)
 
 
 def candidates(doc, mentions: list[Mention]) -> list[Candidate]:
@@ -57,6 +52,6 @@ def candidates(doc, mentions: list[Mention]) -> list[Candidate]:
     for start, ms in by_sentence.items():
         for s in ms:
             for o in ms:
-                if s.key != o.key and _fitting(s.type, o.type):
+                if s.key != o.key and fitting(s.type, o.type):
                     out.append(Candidate(s, o, start))
     return out

@@ -10,13 +10,11 @@ facts about particular actors.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 
-from ...resources import ontology_file
 from ..docindex import sentence_of
-from ..lexicon import Lexicon
+from ..lexicon import Lexicon, dictionary_entries
 from ..relations.parse import lemma
 from ..relations.polarity import polarity
 from .candidates import KINDS, Candidate
@@ -51,11 +49,7 @@ def trigger_classes(lexicon: Lexicon) -> Classes:
 @cache
 def _petrarch() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
-    path = ontology_file("petrarch/verbs.jsonl")
-    if not path.is_file():
-        return {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        raw = json.loads(line)
+    for raw in dictionary_entries():
         classes = out.setdefault(raw["lemma"], set())
         classes.add(raw["relation"])
         classes.update(f"cameo{code[:2]}" for code in raw.get("codes", ()) if code[:2].isdigit())
