@@ -112,12 +112,13 @@ def to_networkx(store: str | Path | None = None):
         return _to_networkx(s)
 
 
-def info(store: str | Path | None = None) -> dict:
-    """Counts: documents, entities by type, facts by relation, assertions, triples."""
+def info(store: str | Path | None = None, entities: int = 0) -> dict:
+    """Counts: documents, entities by type, facts by relation, assertions, triples; with
+    ``entities`` > 0, also that many entities of each type, the most mentioned first."""
     from .graph.stats import info as _info
 
     with open_store(store) as s:
-        return _info(s)
+        return _info(s, entities)
 
 
 def validate(store: str | Path | None = None, file: str | Path | None = None):
@@ -134,7 +135,8 @@ def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | 
              docs: list[str] | None = None, progress=None, sources: list[str] | None = None):
     """Score the store (or an RDF file) against gold annotations: a folder in kg's gold format
     (returns a :class:`kg.eval.score.Report`) or of re3d sources, of which ``sources`` names some
-    (returns a :class:`kg.eval.re3d.Report`)."""
+    (returns a :class:`kg.eval.re3d.Report`). Both score the relations, and the entities under
+    ``report.entities`` (:mod:`kg.eval.entities`)."""
     from .eval import re3d
     from .eval.score import evaluate as _evaluate
     from .eval.score import file_triples, load_gold, store_triples

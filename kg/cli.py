@@ -186,11 +186,13 @@ def export(store: str | None, fmt: str, output: str | None, quiet: bool, min_con
 @cli.command()
 @_store_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def info(store: str | None, fmt: str) -> None:
+@click.option("--entities", "per_type", default=0, type=click.IntRange(0), metavar="N",
+              help="Also list N entities of each type, those mentioned in the most documents first.")
+def info(store: str | None, fmt: str, per_type: int) -> None:
     """Print counts: documents, entities by type, facts by relation, events by type."""
     import kg
 
-    data = kg.info(store=store)
+    data = kg.info(store=store, entities=per_type)
     if fmt == "json":
         click.echo(json.dumps(data, indent=1))
         return
@@ -199,6 +201,8 @@ def info(store: str | None, fmt: str) -> None:
     click.echo(f"entities:   {data['entities']}")
     for name, n in data["entities_by_type"].items():
         click.echo(f"  {name:26} {n}")
+        for label, docs in data.get("top_entities", {}).get(name, []):
+            click.echo(f"      {label} ({docs} document{'s' if docs != 1 else ''})")
     click.echo(f"facts:      {data['facts']}  (from {data['assertions']} assertions)")
     for name, n in data["facts_by_relation"].items():
         click.echo(f"  {name:26} {n}")
@@ -416,8 +420,9 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     events.tsv where there is one; see docs/eval.md) or a folder of re3d sources (tests/data/re3d).
 
     Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
-    hits, entity splits and merges, and the same for events (for re3d: named-mention figures,
-    precision by confidence band, alias pairs merged). The last line matches the reference
+    hits, entity splits and merges, the gold entities found and typed right, and the same for
+    events (for re3d: named-mention figures, precision by confidence band, alias pairs merged,
+    entity mentions found, typed right and spurious). The last line matches the reference
     scorer's.
     """
     import kg
@@ -446,6 +451,8 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     click.echo(f"splits (one gold entity, several nodes): {len(report.splits)}")
     for gid, n in report.splits.items():
         click.echo(f"   {gid}: {n} nodes")
+    if report.entities is not None:
+        _echo_entity_scores(report.entities)
     if report.events is not None:
         _echo_event_scores(report.events)
     click.echo(f"F1 {report.f1:.3f} P {report.precision:.3f} R {report.recall:.3f} "
@@ -466,6 +473,8 @@ def _print_re3d(report, show: int, split: str) -> None:
             click.echo(f"{title}: {len(items)}")
             for item in items[:show]:
                 click.echo(f"   {item}")
+    if report.entities is not None:
+        _echo_re3d_entities(report.entities, show)
     n = report.named
     click.echo(f"re3d {split} named F1 {n['f1']:.3f} P {n['precision']:.3f} R {n['recall']:.3f} "
                f"(gold {report.gold_named}, predicted {report.predicted}, aliases {report.alias_merged}/{report.alias_pairs})")
@@ -477,6 +486,42 @@ _PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*):[^\s/?#]*@") 
 def _fail(message: str) -> None:
     """One line on stderr; a password in a URL (http://user:PASSWORD@host) is never shown."""
     _echo_err(_PASSWORD.sub(r"\1:***@", " ".join(message.split())))
+
+
+def _echo_entity_scores(e: dict) -> None:
+    general = f" ({e['typed_general']} only by a general class)" if e.get("typed_general") else ""
+    click.echo(f"entities: found {e['found']}/{e['gold']}, typed right {e['typed_right']}/{e['typed']}{general}, "
+               f"splits {e['splits']}, merges {e['merges']}")
+    click.echo(f"entities not found: {len(e['not_found'])}")
+    for x in e["not_found"]:
+        click.echo(f"   {x['id']} ({x['class']}): {' | '.join(x['aliases'])}")
+    click.echo(f"entities typed wrong: {len(e['wrong_type'])}")
+    for x in e["wrong_type"]:
+        click.echo(f"   {x['id']} ({x['class']}): node {x['node']!r} is {x['node_class']}")
+
+
+def _echo_re3d_entities(e: dict, show: int) -> None:
+    click.echo(f"entities: mention recall {e['mention_recall']:.3f} ({e['found']}/{e['gold']}; exact "
+               f"{e['mention_recall_exact']:.3f}, named or head {e['mention_recall_named_or_head']:.3f}), "
+               f"type accuracy {e['type_accuracy']:.3f} ({e['typed_right']}/{e['typed']}; "
+               f"{e['type_accuracy_country_as_organisation']:.3f} with a country for an organisation), "
+               f"noise {e['noise']} of {e['kg_entities']}, merge candidates {e['merge_candidates']}")
+    for t, v in e["per_type"].items():
+        typed = f", type accuracy {v['type_accuracy']:.3f} ({v['typed_right']}/{v['typed']})" if v["typed"] else ""
+        click.echo(f"   {t}: recall {v['recall']:.3f} ({v['found']}/{v['gold']}){typed}")
+    if not show:
+        return
+    for title, key, line in (
+            ("missed entity mentions", "missed", lambda m: f"{m['type']}: {m['text']}  [{m['context']}]"),
+            ("entity mentions typed wrong", "wrong_type",
+             lambda m: f"{m['type']} -> {m['kg_class']}: {m['text']} ~ {m['kg']}"),
+            ("entities no mention supports", "noise_list",
+             lambda m: f"{m['kg']} ({m['kg_class']}){', annotated elsewhere' if m['annotated_elsewhere'] else ''}"),
+            ("merge candidates", "merge_list",
+             lambda m: f"{m['kg']} ({m['kg_class']}): {m['a']} {m['a_types']} + {m['b']} {m['b_types']}: {m['why']}")):
+        click.echo(f"{title}: {len(e[key])}")
+        for m in e[key][:show]:
+            click.echo(f"   {line(m)}")
 
 
 def _echo_event_scores(events: dict) -> None:

@@ -98,3 +98,10 @@ def iri_key(text: str) -> str:
     """A readable IRI segment for a name: its match key, ASCII letters, digits and hyphens."""
     return match_key(text)[:MAX_KEY].strip("-") or "x"
 
+
+_DATE = re.compile(r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
+
+
+def reads_as_date(name: str) -> bool:
+    """A name that a text would write as a date ("May 15"): no dictionary or NER name may be one."""
+    return bool(_DATE.fullmatch(name.strip()) or _DATE.fullmatch(name.strip().removeprefix("the ")))

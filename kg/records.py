@@ -42,6 +42,11 @@ class InputProblem:
         return f"{self.where}: {self.problem}"
 
 
+# Mention kinds that only record how a text refers to an entity: they never decide a key or a label,
+# and the relation stages do not read them (the words inside them keep their own mentions).
+SURFACE_ONLY = frozenset({"appositive", "phrase", "qualified"})
+
+
 @dataclass(frozen=True)
 class Mention:
     """A stretch of text naming or referring to an entity.
@@ -51,7 +56,11 @@ class Mention:
     resolves to (filled in by coref and resolve); ``type`` is an ontology class local name.
     ``kind`` says how the mention was found: ``name`` (NER or gazetteer), ``group`` (a nationality
     plus a people noun), ``acronym`` (defined in parentheses) or ``shortened`` (an acronym of a
-    name the text gives in full), ``pronoun`` or ``description`` (coreferent phrases).
+    name the text gives in full), ``pronoun`` or ``description`` (coreferent phrases), ``alias``
+    (another name the text gives it), ``surname``, ``generic`` ("Coalition" used as a name);
+    ``appositive`` (a description beside the name), ``phrase`` (the members or units named by
+    their group: "ISIL fighters", "SDF forces") and ``qualified`` (the name with its country's
+    before it: "U.S. Naval Forces Central Command") are surface forms only (:data:`SURFACE_ONLY`).
     """
 
     start: int
@@ -80,6 +89,7 @@ class Entity:
     geonames_id: int | None = None
     lat: float | None = None
     lon: float | None = None
+    institution_of: str | None = None  # the country's key, for a state's government or armed forces
 
 
 @dataclass(frozen=True)

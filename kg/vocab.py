@@ -51,6 +51,7 @@ class KG(DefinedNamespace):
     gazetteerId: URIRef
     geonamesId: URIRef
     surfaceForm: URIRef
+    institutionOf: URIRef
     mergedForm: URIRef
     mergeRule: URIRef
     mergedInto: URIRef

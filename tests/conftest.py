@@ -65,3 +65,23 @@ def extract():
         return {(a.subject, a.predicate, a.object) for a in extraction.assertions}
 
     return run
+
+
+@pytest.fixture(scope="session")
+def re3d_graph(tmp_path_factory) -> Path:
+    """tests/data/re3d (45 re3d documents) built into a store and exported as Turtle, as a user
+    would: built once per test run for the relation and the entity figures."""
+    import subprocess
+    import sys
+
+    from kg.eval.re3d import write_texts
+
+    kg_cli = [sys.executable, "-m", "kg"]
+    tmp = tmp_path_factory.mktemp("re3d")
+    assert write_texts(ROOT / "tests" / "data" / "re3d", tmp / "re3d.jsonl") == 45
+    store = tmp / "store"
+    subprocess.run([*kg_cli, "build", str(tmp / "re3d.jsonl"), "--store", str(store), "-q"], check=True,
+                   capture_output=True, timeout=1200)
+    subprocess.run([*kg_cli, "export", "--store", str(store), "-o", str(tmp / "re3d.ttl")], check=True,
+                   capture_output=True, timeout=600)
+    return tmp / "re3d.ttl"

@@ -177,6 +177,17 @@ def test_info_counts(example_store):
     assert data["events"] == sum(data["events_by_type"].values()) < data["event_statements"]
 
 
+def test_info_lists_the_most_mentioned_entities_of_each_type(example_store):
+    out = run_kg("info", "--store", str(example_store), "--entities", "2").stdout.splitlines()
+    groups = out.index(next(line for line in out if line.strip().startswith("ArmedGroup")))
+    listed = [line.strip() for line in out[groups + 1:groups + 3]]
+    assert listed[0].startswith(("Hezbollah (2 documents)", "Islamic State (2 documents)")), listed
+    assert all(line.endswith(("document)", "documents)")) for line in listed)
+    data = json.loads(run_kg("info", "--store", str(example_store), "--entities", "1", "--format", "json").stdout)
+    assert all(len(names) == 1 for names in data["top_entities"].values())
+    assert "top_entities" not in json.loads(run_kg("info", "--store", str(example_store), "--format", "json").stdout)
+
+
 def test_store_location_from_environment(tmp_path):
     import os
 

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, SHARED_EVAL
 
 RE3D = ROOT / "tests" / "data" / "re3d"
@@ -18,18 +17,8 @@ FLOORS = {"recall": 0.53, "precision": 0.59, "aliases": 20}  # 0.551, 0.603, 20 
 
 
 @pytest.fixture(scope="module")
-def graph(tmp_path_factory):
-    """The re3d documents built into a store and exported as Turtle, as a user would."""
-    tmp = tmp_path_factory.mktemp("re3d")
-    from kg.eval.re3d import write_texts
-
-    assert write_texts(RE3D, tmp / "re3d.jsonl") == 45
-    store = tmp / "store"
-    subprocess.run([*KG, "build", str(tmp / "re3d.jsonl"), "--store", str(store), "-q"], check=True,
-                   capture_output=True, timeout=1200)
-    subprocess.run([*KG, "export", "--store", str(store), "-o", str(tmp / "re3d.ttl")], check=True,
-                   capture_output=True, timeout=600)
-    return tmp / "re3d.ttl"
+def graph(re3d_graph):
+    return re3d_graph
 
 
 def report(graph, sources=None):

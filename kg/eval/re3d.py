@@ -15,7 +15,8 @@ Precision is therefore a lower bound: re3d does not annotate every relation a te
 The mapping: AlliesOf -> allyOf, FightingAgainst -> attacked (both either way round), BelongsTo ->
 memberOf, InChargeOf -> leaderOf, CoLocated of two places -> locatedIn. "Named" figures keep only
 gold pairs whose mentions are both proper names. Also reported: precision by confidence band, and
-how many of re3d's synonym pairs of two names one entity carries.
+how many of re3d's synonym pairs of two names one entity carries, and the entity mentions found,
+typed right, spurious or merged (:mod:`kg.eval.entities`).
 
 ``python -m kg.eval.re3d texts FOLDER OUT.jsonl`` writes the documents as kg JSONL (id = re3d id).
 """
@@ -101,20 +102,36 @@ class Gold:
     support: list[dict]  # every annotated pair of a mapped type: what makes a prediction correct
     titles: list[tuple]  # (document, mention, mention, start, end) of every synonym pair
     synonyms: list[tuple[str, str, str]]  # (document, name, name) pairs of two names
+    # every entity annotation of the chosen sources: doc, text, type, confidence, begin, end
+    mentions: list[dict] = field(default_factory=list)
+    # (document, normalized mention, normalized mention, both names) of every IsSynonymOf pair of
+    # every source in the folder, chosen or not (kg.eval.entities tells merges from them)
+    links: list[tuple[str, str, str, bool]] = field(default_factory=list)
 
 
 def load_gold(folder: str | Path, sources: Iterable[str] | None = None, min_confidence: float = 0.5) -> Gold:
     """The gold of the re3d sources under ``folder`` (all, or those named)."""
     root = Path(folder)
     chosen = [p for p in sorted(root.iterdir()) if _is_source(p) and (sources is None or p.name in set(sources))]
-    documents, types, relations = {}, {}, []
+    documents, types, relations, mentions = {}, {}, [], []
     for source in chosen:
         for d in _lines(source / "documents.json"):
             documents[d["_id"]] = d
         for e in _lines(source / "entities.json"):
             types[(e["documentId"], e["begin"], e["end"])] = e["type"]
+            mentions.append(e)
         relations += _lines(source / "relations.json")
     gold = Gold(documents, [], [], [], [])
+    for e in mentions:
+        if e["documentId"] in documents:
+            text = e.get("value") or documents[e["documentId"]]["text"][e["begin"]:e["end"]]
+            gold.mentions.append({"doc": e["documentId"], "text": text, "type": e["type"],
+                                  "confidence": e.get("confidence", 1), "begin": e["begin"], "end": e["end"]})
+    for source in (p for p in sorted(root.iterdir()) if _is_source(p)):
+        for r in _lines(source / "relations.json"):
+            if r["type"] == "IsSynonymOf" and r.get("confidence", 1) >= min_confidence:
+                gold.links.append((r["documentId"], norm(r["source"]), norm(r["target"]),
+                                   is_name(r["source"]) and is_name(r["target"])))
     sentences = {d: sentence_spans(x["text"]) for d, x in documents.items()}
     seen = set()
     for r in relations:
@@ -168,6 +185,7 @@ class Report:
     alias_merged: int
     missed: list[str] = field(default_factory=list)
     not_in_gold: list[str] = field(default_factory=list)
+    entities: dict | None = None  # entity mentions found, typed, spurious: kg.eval.entities.score_re3d
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -210,7 +228,10 @@ def _prf(found: int, gold: int, right: int, predicted: int) -> dict[str, float]:
 
 
 def evaluate(triples: Iterable[tuple], gold: Gold) -> Report:
-    """Score a graph on re3d (see the module docstring)."""
+    """Score a graph on re3d (see the module docstring), its relations and its entities."""
+    from .entities import score_re3d
+
+    triples = list(triples)
     names, assertions = graph_assertions(triples)
     relations = {v[0].lower() for v in MAPPING.values()}
     predicted = [a for a in assertions if a["relation"] in relations and a["doc"] in gold.documents]
@@ -274,7 +295,8 @@ def evaluate(triples: Iterable[tuple], gold: Gold) -> Report:
                  total["correct"], len(predicted)),
         per_relation={r: {**dict(c), **_prf(c["found_named"], c["gold_named"], c["correct"], c["predicted"])}
                       for r, c in sorted(counts.items())},
-        bands=bands, by_rule={r: dict(c) for r, c in sorted(by_rule.items())}, alias_pairs=len(gold.synonyms), alias_merged=merged, missed=missed, not_in_gold=not_in_gold)
+        bands=bands, by_rule={r: dict(c) for r, c in sorted(by_rule.items())}, alias_pairs=len(gold.synonyms), alias_merged=merged, missed=missed, not_in_gold=not_in_gold,
+        entities=score_re3d(triples, gold))
 
 
 def _relation_name(local: str) -> str:

@@ -9,21 +9,22 @@ else a forbidden row (a false positive reported by name), else an optional row (
 
 On top of the reference figures kg reports precision, recall and F1 per relation, lists
 entity splits (one gold entity, several nodes) and merges (one node whose labels name several
-gold entities), and scores events where the gold has them (``events.tsv``, see
-:mod:`kg.eval.events`).
+gold entities), scores the gold entities (found, typed right: :mod:`kg.eval.entities`), and
+scores events where the gold has them (``events.tsv``, see :mod:`kg.eval.events`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from ..errors import UsageError
+from .entities import score_gold
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_SUBJECT = "http://www.w3.org/1999/02/22-rdf-syntax-ns#subject"
@@ -90,6 +91,8 @@ class Gold:
     relations: list[GoldRelation]
     docs: list[str] = field(default_factory=list)
     events: list | None = None  # kg.eval.events.GoldEvent rows of events.tsv, if the gold has them
+    classes: dict[str, str] = field(default_factory=dict)  # gold id -> class, as entities.tsv writes it
+    aliases: dict[str, list[str]] = field(default_factory=dict)  # gold id -> its aliases
 
 
 def _rows(path: Path, columns: int) -> Iterable[tuple[int, list[str]]]:
@@ -110,8 +113,12 @@ def load_gold(gold_dir: str | Path) -> Gold:
             raise UsageError(f"{root}: no {name} in the gold folder", hint="see docs/eval.md for the gold format")
     alias_to_ids: dict[str, set[str]] = defaultdict(set)
     ids: set[str] = set()
-    for _, (gid, _cls, aliases, *_) in _rows(root / "entities.tsv", 3):
+    classes: dict[str, str] = {}
+    names: dict[str, list[str]] = defaultdict(list)
+    for _, (gid, cls, aliases, *_) in _rows(root / "entities.tsv", 3):
         ids.add(gid)
+        classes[gid] = cls.strip()
+        names[gid] += aliases.split("|")
         for alias in aliases.split("|"):
             alias_to_ids[norm(alias)].add(gid)
     relations = []
@@ -132,7 +139,7 @@ def load_gold(gold_dir: str | Path) -> Gold:
         from .events import load_events
 
         events = load_events(root / "events.tsv")
-    return Gold(alias_to_ids, ids, relations, docs, events)
+    return Gold(alias_to_ids, ids, relations, docs, events, classes, dict(names))
 
 
 @dataclass
@@ -154,6 +161,7 @@ class Report:
     splits: dict[str, int]
     merges: list[str]
     events: dict | None = None  # see kg.eval.events.score_events; None without gold events
+    entities: dict | None = None  # see kg.eval.entities.score_gold
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -283,6 +291,9 @@ def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[
     for node in {s for s, _, _ in flat}:
         if node[0] != "literal" and any(nodes.labels(node)):
             nodes_per_gold[nodes.map(node)].add(node)
+    splits = {gid: len(n) for gid, n in sorted(nodes_per_gold.items()) if len(n) > 1 and gid in gold.ids}
+    merges = sorted({gid for gid in nodes.mapped.values() if gid.startswith("AMBIGUOUS")})
+    events = _events(by_subject, nodes, gold, docs)
     return Report(
         triples=len(flat), predicted=n_pred, true_positives=tp, required=len(required),
         precision=round(precision, 3), recall=round(recall, 3), f1=round(_f1(precision, recall), 3),
@@ -293,9 +304,8 @@ def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[
         optional_found=[" ".join(t) for t in sorted(matches.optional)],
         provenance_coverage=round(with_prov / len(predicted), 3) if predicted else 0.0,
         doc_coverage=_doc_coverage(docs, rels, matches, predicted, provenance),
-        splits={gid: len(n) for gid, n in sorted(nodes_per_gold.items()) if len(n) > 1 and gid in gold.ids},
-        merges=sorted({gid for gid in nodes.mapped.values() if gid.startswith("AMBIGUOUS")}),
-        events=_events(by_subject, nodes, gold, docs),
+        splits=splits, merges=merges, events=events,
+        entities=score_gold(by_subject, nodes, gold, splits, merges),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..ontology import is_a
 from ..records import Mention
 from .docindex import children, span_text
 from .words import Words, load_words
@@ -48,12 +49,18 @@ def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> li
                                      end_char=span.end_char, text=span_text(span), kind="alias"))
         if m.type == "Person":
             extra.extend(_titled(doc, m, words))
+        else:
+            extra.extend(_member_phrase(doc, m, at, words))
+            extra.extend(_with_country(doc, m, at))
         if head.dep_ == "appos" and head.head.i not in at:  # "the 407th AEG commander, Col. David C. Lyons"
             extra.extend(_description(doc, head.head, m, words))
         before = next((c for c in children(head) if c.dep_ in ("compound", "nmod") and c.i == m.start - 1
                        and c.pos_ == "NOUN" and c.i not in at), None)
         if before is not None:  # "the large-deck amphibious assault ship HMS Ocean"
             extra.extend(_description(doc, before, m, words))
+    for m in mentions:
+        if m.kind == "generic" and m.key:  # "Coalition nations"
+            extra.extend(_member_phrase(doc, m, at, words))
     given = [e for e in extra if e.kind == "alias"]  # "DDG 70": not a name of its own as well
     out = [replace(m, key=rekey[m.start], kind="alias") if m.start in rekey else m for m in mentions
            if m.gazetteer_id or not any(g.start <= m.start < g.end for g in given)]
@@ -88,15 +95,55 @@ def _called(doc, name: Mention, words: Words) -> tuple[int, int] | None:
 
 def _titled(doc, person: Mention, words: Words) -> list[Mention]:
     """The name with the ranks and offices written before it ("Col. Travis Caughlin", "Lt. Gen.
-    Stephen J. Townsend"): how the text refers to the person, not their name."""
+    Stephen J. Townsend", "Secretary of State John Kerry"): how the text refers to the person, not
+    their name."""
     start = person.start
-    while start > 0 and (doc[start - 1].lower_.rstrip(".") in words.person_titles
-                         or doc[start - 1].lower_ in words.person_titles):
-        start -= 1
+
+    def title(i: int) -> bool:
+        return doc[i].lower_.rstrip(".") in words.person_titles or doc[i].lower_ in words.person_titles
+    while start > 0:
+        if title(start - 1):
+            start -= 1
+            continue
+        office = next((i for i in range(start - 1, max(start - 5, 0), -1) if doc[i].lower_ == "of"), None)
+        if office is None or office == 0 or not title(office - 1) or \
+                span_text(doc[office + 1:start]).lower() not in words.title_offices:
+            break
+        start = office - 1  # "Deputy Secretary of State Antony Blinken"
     if start == person.start:
         return []
     span = doc[start:person.end]
     return [replace(person, start=start, start_char=span.start_char, text=span_text(span), kind="appositive")]
+
+
+def _member_phrase(doc, group: Mention, at: dict[int, Mention], words: Words) -> list[Mention]:
+    """The group's name with the noun for its people or units it modifies ("ISIL tactical units",
+    "SDF forces", "U.S. service members"): how the text refers to the group there, kept as a surface
+    form (kind "phrase"), never as its label or key."""
+    head = doc[group.end - 1]
+    noun = head.head
+    if head.dep_ not in ("compound", "amod", "nmod") or noun.i < group.end or noun.pos_ != "NOUN" \
+            or noun.lemma_.lower() not in words.member_phrase_nouns or noun.i - group.end > 2:
+        return []
+    between = doc[group.end:noun.i]
+    if any(t.i in at or t.head.i != noun.i or t.dep_ not in ("amod", "compound") for t in between):
+        return []  # "ISIL and Nusra fighters", "ISIL-held buildings": not the group's own people
+    span = doc[group.start:noun.i + 1]
+    return [replace(group, start=span.start, end=span.end, start_char=span.start_char, end_char=span.end_char,
+                    text=span_text(span), kind="phrase")]
+
+
+def _with_country(doc, org: Mention, at: dict[int, Mention]) -> list[Mention]:
+    """"U.S. Naval Forces Central Command": an organization's name with its country's written
+    before it, how the text names it there (kind "qualified", a surface form); the country keeps
+    its own mention."""
+    country = at.get(org.start - 1)
+    if country is None or country.type != "Country" or not country.key or country.key == org.key \
+            or not is_a(org.type, "Organization") or doc[country.end - 1].head.i not in range(org.start, org.end):
+        return []
+    span = doc[country.start:org.end]
+    return [replace(org, start=span.start, end=span.end, start_char=span.start_char, end_char=span.end_char,
+                    text=span_text(span), kind="qualified")]
 
 
 def _named_by(doc, verb, at: dict[int, Mention]) -> list[Mention]:

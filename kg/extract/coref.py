@@ -120,7 +120,7 @@ def _reference(token, words: Words):
     if token.pos_ == "PRON" and lower in words.pronouns:
         types = words.pronouns[lower]
         if lower == "it" and token.dep_ in ("dobj", "pobj", "nsubjpass"):
-            types = (*types, "Facility", "Settlement", "Region")  # "which seized it in December": a town is an object
+            types = (*types, "Location", "Facility", "Settlement", "Region")  # "which seized it in December": a town is an object
         return "pronoun", types, set()
     if token.pos_ not in ("NOUN", "PROPN") or token.ent_type_ in ("PERSON", "ORG", "GPE"):
         return None

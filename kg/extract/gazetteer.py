@@ -18,7 +18,7 @@ from .. import ontology
 from ..cache import cached
 from ..ontology import is_a
 from ..errors import DataError
-from ..names import match_key
+from ..names import match_key, reads_as_date
 from ..resources import ontology_file
 from .words import Words, load_words
 
@@ -71,7 +71,7 @@ class Gazetteer:
 
 
 def _derived_entries(countries: list[Entry], explicit: dict[str, Entry], words: Words) -> list[Entry]:
-    """Armies, governments and compass regions of each country with a demonym."""
+    """Armies, governments, police and compass regions of each country with a demonym."""
     out = []
     for c in countries:
         for d in c.demonyms[:1]:
@@ -84,9 +84,10 @@ def _derived_entries(countries: list[Entry], explicit: dict[str, Entry], words: 
             else:
                 out.append(Entry(forces_id, forces[0], "ArmedForces", tuple(forces[1:]), country=c.id,
                                  source=f"derived:{c.id}"))
-            government = [n.format(d=d, c=c.label) for n in words.derived_names["government"]]
-            out.append(Entry(f"{c.id}-government", government[0], "GovernmentAgency", tuple(government[1:]),
-                             country=c.id, source=f"derived:{c.id}"))
+            for kind in ("government", "police"):
+                names = [n.format(d=d, c=c.label) for n in words.derived_names[kind]]
+                out.append(Entry(f"{c.id}-{kind}", names[0], "GovernmentAgency", tuple(names[1:]),
+                                 country=c.id, source=f"derived:{c.id}"))
         for word, adjective in words.compass.items():
             if "-" in word:
                 continue
@@ -147,8 +148,8 @@ def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
     by_key = {match_key(n): e.id for e in hand.values() for n in (e.label, *e.aliases)}
     for line in path.read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
-        if raw["type"] not in DICTIONARY_TYPES or "," in raw["label"]:
-            continue
+        if raw["type"] not in DICTIONARY_TYPES or "," in raw["label"] or reads_as_date(raw["label"]):
+            continue  # "May 15" (the 15 May Organization) would take every date for the group
         # linked by the generator, or named like a hand-written entry ("United States Military")
         linked = hand.get(raw.get("gazetteer") or by_key.get(match_key(raw["label"]), ""))
         if linked is not None:
@@ -159,7 +160,8 @@ def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
                                     linked.descriptors, linked.country, f"{linked.source}+{raw['source']}")
             continue
         country = raw.get("country") if raw.get("country") in hand else None
-        out[raw["id"]] = Entry(raw["id"], raw["label"], raw["type"], tuple(raw.get("aliases", ())),
+        out[raw["id"]] = Entry(raw["id"], raw["label"], raw["type"],
+                               tuple(a for a in raw.get("aliases", ()) if not reads_as_date(a)),
                                tuple(raw.get("demonyms", ())), (), country, raw["source"])
     return out
 

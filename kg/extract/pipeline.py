@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..machine import available_cores, available_memory
-from ..records import Document, DocumentGraph, Extraction
+from ..records import SURFACE_ONLY, Document, DocumentGraph, Extraction
 
 if TYPE_CHECKING:
     from .relations import Extractor
@@ -26,8 +26,8 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
     extractor = extractor or Extractor()
     named = read_mentions(doc, extractor)
     entities = resolve.entities(named, extractor.gazetteer)
-    # descriptions in apposition are surface forms only: the words inside them keep their own entities
-    reading = extractor.read(doc, [m for m in named if m.kind != "appositive"], document.id)
+    # descriptions and member phrases are surface forms only: the words inside keep their own entities
+    reading = extractor.read(doc, [m for m in named if m.kind not in SURFACE_ONLY], document.id)
     assertions = reading.assertions
     statements = events.events(reading, document)
     known = {e.key for e in entities}

@@ -30,26 +30,28 @@ def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None
             keyed.append(replace(m, key=m.gazetteer_id))
         else:
             keyed.append(replace(m, key=iri_key(m.text)))
-    return _generic_names(_surnames(keyed))
+    return _generic_names(_surnames(keyed), gazetteer)
 
 
-def _generic_names(mentions: list[Mention]) -> list[Mention]:
-    """"Coalition" used as a name joins the organization the document names with that word ("the
-    U.S.-led coalition", "Counter-Daesh Coalition"), the most often named if several; else it keeps
-    its own key."""
+def _generic_names(mentions: list[Mention], gazetteer: Gazetteer) -> list[Mention]:
+    """"Coalition" used as a name joins the organization of its kind the document names with that
+    word ("the U.S.-led coalition", "Counter-Daesh Coalition"), the most often named if several;
+    else it keeps its own key. A coalition of one nation's groups ("the Syrian Arab Coalition") is
+    not the international one the bare word stands for."""
     out = []
     for m in mentions:
         if m.kind != "generic":
             out.append(m)
             continue
         word = m.text.lower()
-        named = Counter((o.type == m.type, o.key) for o in mentions if o.kind == "name" and o.key
-                        and len(o.text.split()) > 1 and word in o.text.lower().replace("-", " ").split()
-                        and is_a(o.type, "Organization"))
-        # a named organization of the generic word's own kind first ("Coalition" is an international
-        # organization before it is the "Syrian Arab Coalition" armed group), then the most named
-        best = max(named, key=lambda k: (k[0], named[k]), default=None)
-        out.append(replace(m, key=best[1]) if best else m)
+
+        def national(o: Mention) -> bool:
+            return any(gazetteer.country_of_demonym(w) for w in o.text.split())
+        named = Counter(o.key for o in mentions if o.kind == "name" and o.key and len(o.text.split()) > 1
+                        and word in o.text.lower().replace("-", " ").split()
+                        and (o.type == m.type or o.type == "Organization" and not national(o)))
+        best = max(sorted(named), key=lambda k: named[k], default=None)
+        out.append(replace(m, key=best) if best else m)
     return out
 
 
@@ -100,7 +102,8 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
         rule = {"acronym": "acronym-defined-in-text", "shortened": "acronym-of-a-name-in-text",
                 "surname": "surname-of-full-name",
                 "generic": "generic-word-for-named-organization", "alias": "other-name-given-in-text",
-                "appositive": "description-in-apposition"}.get(m.kind)
+                "appositive": "description-in-apposition", "phrase": "members-named-by-their-group",
+                "qualified": "name-with-its-country"}.get(m.kind)
         if rule:
             rules[m.key][m.text] = rule
     depth = class_depth()
@@ -120,8 +123,18 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
             merge_rules.append((form, rules[key].get(form) or default))
         place = _place(entry, geo_ids.get(key), gazetteer)
         out.append(Entity(key=key, label=label, type=type_, gazetteer_id=entry.id if entry else None,
-                          aliases=frozenset(counter), merge_rules=tuple(merge_rules), **place))
+                          aliases=frozenset(counter), merge_rules=tuple(merge_rules),
+                          institution_of=institution_of(entry, gazetteer), **place))
     return tuple(sorted(out, key=lambda e: e.key))
+
+
+def institution_of(entry, gazetteer: Gazetteer) -> str | None:
+    """The country whose government or armed forces the gazetteer entry is (kg:institutionOf)."""
+    if entry is None or not entry.country or entry.country not in gazetteer.entries:
+        return None
+    if not (is_a(entry.type, "GovernmentAgency") or is_a(entry.type, "ArmedForces")):
+        return None
+    return entry.country if gazetteer.entries[entry.country].type == "Country" else None
 
 
 def _place(entry, geonames_id: int | None, gazetteer: Gazetteer) -> dict:
@@ -140,5 +153,5 @@ def gazetteer_entities(keys: set[str], gazetteer: Gazetteer | None = None) -> tu
         entry = gazetteer.entries.get(key)
         if entry is not None:
             out.append(Entity(key=key, label=entry.label, type=entry.type, gazetteer_id=entry.id,
-                              **_place(entry, None, gazetteer)))
+                              institution_of=institution_of(entry, gazetteer), **_place(entry, None, gazetteer)))
     return tuple(out)

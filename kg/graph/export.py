@@ -98,6 +98,8 @@ def to_networkx(store: Store):
     entity whose IRI sorts first, that means both directions), ``first_date`` / ``last_date`` (of
     those documents, where they have dates) and ``event_first`` / ``event_last`` (the days of the
     events that state it, where a sentence dates them: see :func:`kg.graph.timeline.fact_times`).
+    A state's government or armed forces also has an ``institutionOf`` edge to its country (from
+    the gazetteer, not a text: confidence 1.0), where both are in the graph.
     """
     import networkx as nx
 
@@ -123,6 +125,12 @@ def to_networkx(store: Store):
         if current is None or depth.get(type_, 0) > depth.get(current, 0):
             graph.add_node(iri, label=labels.get(iri, iri.rsplit("/", 1)[-1]), type=type_,
                            aliases="|".join(sorted(aliases.get(iri, ()))))
+    for row in store.query("SELECT ?e ?c (COUNT(DISTINCT ?g) AS ?docs) WHERE { GRAPH ?g { ?e kg:institutionOf ?c } } "
+                           "GROUP BY ?e ?c", union=False):
+        e, c = row["e"].value, row["c"].value  # a state's government or army and the country: one step apart
+        if e in graph and c in graph:
+            graph.add_edge(e, c, key="institutionOf", predicate="institutionOf", confidence=1.0,
+                           documents=int(row["docs"].value), symmetric=False)
     happened = fact_times(store)
     for row in store.query(
         "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) (MIN(?date) AS ?first) "

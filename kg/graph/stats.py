@@ -15,7 +15,24 @@ def _count(store: Store, pattern: str, what: str = "DISTINCT ?x") -> int:
     return int(next(iter(store.query(f"SELECT (COUNT({what}) AS ?n) WHERE {{ {pattern} }}", union=False)))["n"].value)
 
 
-def info(store: Store) -> dict:
+def top_entities(store: Store, per_type: int) -> dict[str, list[tuple[str, int]]]:
+    """The ``per_type`` entities of each type mentioned in the most documents: (label, documents)."""
+    from ..vocab import ENTITY_GRAPH
+
+    ns = str(KG._NS)
+    out: dict[str, list[tuple[str, int]]] = {}
+    for row in store.query(
+        f"SELECT ?type ?label (COUNT(DISTINCT ?d) AS ?n) WHERE {{ GRAPH ?g {{ ?e kg:mentionedIn ?d ; a ?type }} "
+        f"GRAPH <{ENTITY_GRAPH}> {{ ?e rdfs:label ?label }} FILTER(STRSTARTS(STR(?type), STR(kg:))) }} "
+        "GROUP BY ?type ?e ?label ORDER BY ?type DESC(?n) ?label", union=False,
+    ):
+        names = out.setdefault(row["type"].value[len(ns):], [])
+        if len(names) < per_type:
+            names.append((row["label"].value, int(row["n"].value)))
+    return out
+
+
+def info(store: Store, per_type: int = 0) -> dict:
     ns = str(KG._NS)
     entities: dict[str, int] = {}
     for row in store.query(
@@ -46,4 +63,5 @@ def info(store: Store) -> dict:
         "events": sum(events.values()),
         "events_by_type": events,
         "event_statements": _count(store, "GRAPH ?g { ?x a kg:EventStatement }", "?x"),
+        **({"top_entities": top_entities(store, per_type)} if per_type else {}),
     }

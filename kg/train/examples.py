@@ -18,6 +18,7 @@ from .. import ontology
 from ..extract.learned.candidates import candidates, fitting
 from ..extract.learned.features import features, rule_facts, trigger_classes
 from ..extract.learned.model import NONE
+from ..records import SURFACE_ONLY
 from .data import Labelled
 
 
@@ -42,7 +43,7 @@ def examples(documents: list[Labelled], n_process: int = 1) -> Iterator[Example]
     for labelled, doc in zip(
         documents, nlp.parse((d.text for d in documents), n_process=n_process)
     ):
-        mentions = [m for m in read_mentions(doc, extractor) if m.kind != "appositive"]
+        mentions = [m for m in read_mentions(doc, extractor) if m.kind not in SURFACE_ONLY]
         ctx, _, found = extractor.rule_facts(doc, mentions)
         fired = rule_facts(doc, found)
         for c in candidates(doc, ctx.mentions):

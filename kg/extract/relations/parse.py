@@ -72,6 +72,16 @@ def prep_objects(head, word: str, gapping: bool = False) -> list:
     return out
 
 
+def agents(verb) -> list:
+    """The by-phrase of a passive verb, with a noun the parser hung on the verb as its conjunct
+    ("supported by the police ..., and the ARBiH")."""
+    kids = children(verb)
+    found = [p for c in kids if c.dep_ == "agent" for p in pobjs(c)]
+    if found:
+        found += [c for c in kids if c.dep_ == "conj" and c.pos_ in ("PROPN", "NOUN") and c.i > found[0].i]
+    return found
+
+
 def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
     """The logical subject of ``verb``'s clause (the by-phrase of a passive), looking through
     control, coordination and relative clauses."""
@@ -88,8 +98,7 @@ def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
         if subj:
             return [t.head] if subj[0].lower_ in relative and t.dep_ == "relcl" else subj
         if any(c.dep_ in ("nsubjpass", "auxpass") for c in kids):
-            # a passive clause: the logical subject is the by-phrase, if any
-            return [p for c in kids if c.dep_ == "agent" for p in pobjs(c)]
+            return agents(t)  # a passive clause: the logical subject is the by-phrase, if any
         if t.dep_ == "xcomp" and lemma(t.head) in words.object_control_verbs:
             # "the coalition is assisting the Iraqi government to destroy ISIL": the government destroys
             helped = [c for c in children(t.head) if c.dep_ == "dobj"]

@@ -12,7 +12,17 @@ from collections.abc import Callable
 from ..docindex import children
 from ..lexicon import Rule
 from ..words import load_words
-from .parse import lemma, light_verb, opening_adverb, pobjs, pos, prep_objects, subjects, undertakers
+from .parse import (
+    agents,
+    lemma,
+    light_verb,
+    opening_adverb,
+    pobjs,
+    pos,
+    prep_objects,
+    subjects,
+    undertakers,
+)
 
 Slot = Callable[..., list]
 SLOTS: dict[str, Slot] = {}
@@ -66,11 +76,7 @@ def _passive_subject(t, rule) -> list:
 
 @slot("agent")
 def _agent(t, rule) -> list:
-    kids = children(t)
-    found = [p for c in kids if c.dep_ == "agent" for p in pobjs(c)]
-    if found:  # "supported by the police ..., and the ARBiH": a noun conjoined to the verb
-        found += [c for c in kids if c.dep_ == "conj" and c.pos_ in ("PROPN", "NOUN") and c.i > found[0].i]
-    return found
+    return agents(t)
 
 
 @slot("prep:")

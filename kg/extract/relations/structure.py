@@ -135,7 +135,7 @@ def nationality(ctx: Context, rule: Rule) -> Iterator[Found]:
 def location(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A place "in" a bigger place, or followed by a comma and a bigger place."""
     for m in ctx.mentions:
-        if m.kind != "name" or not m.key or m.type not in ("Facility", "Settlement", "Region"):
+        if m.kind != "name" or not m.key or m.type not in ("Location", "Facility", "Settlement", "Region"):
             continue
         yield from _located_by_holders(ctx, rule, m)
         yield from _located_by_adjacency(ctx, rule, m)
