@@ -25,17 +25,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "eval" / "re3d"
 
-# variant -> (module, attribute, replacement expression): the source it switches off
+# variant -> (module, attribute, replacement expression): the source it switches off (the name as
+# the module that calls it binds it: kg.extract.mentions imports the evidence functions by name)
 VARIANTS = {
     "all": [],
-    "no preposition places": [("kg.extract.mentions", "_placed_by_preposition", "lambda *a, **k: []")],
-    "no organization names": [("kg.extract.mentions", "_organization_names", "lambda *a, **k: []")],
-    "no list names": [("kg.extract.mentions", "_listed_names", "lambda *a, **k: []"),
-                      ("kg.extract.mentions", "_typed_by_list", "lambda doc, mentions: mentions")],
+    "no preposition places": [("kg.extract.mentions", "placed_by_preposition", "lambda *a, **k: []")],
+    "no organization names": [("kg.extract.mentions", "organization_names", "lambda *a, **k: []")],
+    "no national institutions": [("kg.extract.mentions", "national_institutions", "lambda *a, **k: []"),
+                                 ("kg.extract.mentions", "_country_institution", "lambda doc, m, *a: m")],
+    "no list names": [("kg.extract.mentions", "listed_names", "lambda *a, **k: []"),
+                      ("kg.extract.mentions", "typed_by_list", "lambda doc, mentions: mentions")],
     "no comma split": [("kg.extract.mentions", "_ner_spans", "lambda doc: iter(doc.ents)")],
     "no member phrases": [("kg.extract.aliases", "_member_phrase", "lambda *a, **k: []")],
-    "no country forms": [("kg.extract.aliases", "_with_country", "lambda *a, **k: []"),
-                         ("kg.extract.mentions", "_country_institution", "lambda doc, m, *a: m")],
+    "no country-qualified forms": [("kg.extract.aliases", "_with_country", "lambda *a, **k: []")],
     "no PETRARCH actors": [("kg.extract.gazetteer", "dictionary_entries", "lambda *a, **k: {}")],
     "no GeoNames": [("kg.extract.geonames", "load_places",
                      "lambda: __import__('kg.extract.geonames', fromlist=['Places']).Places({}, {}, {}, {}, {})")],

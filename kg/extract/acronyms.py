@@ -3,6 +3,7 @@ mention for the whole name, and every later "MOJWA" is a mention of it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 
@@ -148,3 +149,22 @@ def _acronym_use(doc, i: int, name: Mention, sentence_of) -> Mention:
     return replace(m, kind="acronym", key=name.key or name.gazetteer_id or iri_key(name.text))
 
 
+_ACRONYM = re.compile(r"[A-Z][A-Z&-]{1,7}")
+
+
+def foreign_acronyms(mentions: list[Mention], gazetteer: Gazetteer) -> list[Mention]:
+    """An acronym the dictionary gives a state's institution ("SAF": Sudan's armed forces) in a
+    document that names countries, none of them that state ("The SAF patrolled Singapore's
+    coast"), is not that institution: it keeps its own name, an organization of no known kind."""
+    def country_of(m: Mention) -> str | None:
+        entry = gazetteer.entries.get(m.gazetteer_id or "")
+        return entry.country if entry is not None and entry.type != "Country" else None
+
+    acronyms = [m for m in mentions if m.gazetteer_id and m.kind == "name" and _ACRONYM.fullmatch(m.text)
+                and country_of(m)]
+    if not acronyms:
+        return mentions
+    named = {m.gazetteer_id or m.key for m in mentions if m.type == "Country"}
+    named |= {country_of(m) for m in mentions if m.gazetteer_id and m not in acronyms} - {None}
+    foreign = {id(m) for m in acronyms if named and country_of(m) not in named}
+    return [replace(m, gazetteer_id=None, key=None, type="Organization") if id(m) in foreign else m for m in mentions]

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ..ontology import is_a
 from ..records import Mention
-from .docindex import children, span_text
+from .docindex import QUOTES, children, span_text
 from .words import Words, load_words
 
 DETERMINERS = {"the", "a", "an", "this", "that", "its", "their", "his", "her", "our"}
@@ -67,7 +67,6 @@ def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> li
     return sorted(out + extra, key=lambda m: (m.start, m.end))
 
 
-QUOTES = {'"', "\u201c", "\u201d", "'", "\u2018", "\u2019", "``", "''"}
 ADVERBS = {"also", "formerly", "locally", "commonly", "often", "sometimes", "popularly", "widely", "officially"}
 
 

@@ -18,6 +18,9 @@ if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)
 
 
+# Quotation marks as tokens: straight, curly and the tokenizer's doubled ones.
+QUOTES = frozenset({'"', "\u201c", "\u201d", "'", "\u2018", "\u2019", "``", "''"})
+
 def tokens(doc: Doc) -> list[Token]:
     cached = doc.user_data.get("kg_tokens")
     if cached is None or len(cached) != len(doc):

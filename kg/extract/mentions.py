@@ -9,18 +9,34 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..names import iri_key, match_key, reads_as_date
-from ..ontology import is_a, superclasses
+from ..names import iri_key, match_key
+from ..ontology import superclasses
 from ..records import Mention
-from .acronyms import acronym_definitions
-from .docindex import CITATION_MARK, children, gazetteer_ids, mention, sentence_numbers, span_text, tokens
+from .acronyms import acronym_definitions, foreign_acronyms
+from .docindex import (
+    CITATION_MARK,
+    QUOTES,
+    children,
+    gazetteer_ids,
+    mention,
+    sentence_numbers,
+    span_text,
+    tokens,
+)
+from .evidence import (
+    listed_names,
+    locative,
+    national_institutions,
+    organization_names,
+    place_type,
+    placed_by_preposition,
+    typed_by_list,
+)
 from .gazetteer import Gazetteer, load_gazetteer
 from .geonames import load_places, place_of_entry
-from .types import NER_TYPES, ner_type, org_type
+from .namehood import is_name, not_a_name, title_office
+from .types import NER_TYPES, ner_type
 from .words import Words, load_words
-
-
-
 
 _CITATION = re.compile(CITATION_MARK)
 
@@ -52,7 +68,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
                 end -= 1
             if end > start and gazetteer.country_of_demonym(span_text(doc[start:end])):
                 continue  # the nationality alone, which the title stage reads
-        if start >= end or _title_office(doc, start, end, words):
+        if start >= end or title_office(doc, start, end, words):
             continue
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \
                 and end not in taken:
@@ -81,7 +97,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         while end > start and _CITATION.match(doc[end - 1].text):
             end -= 1  # "Mullaitivu[12]": a reference mark NER took into the name
         text = span_text(doc[start:end])
-        if _not_a_name(text, words):
+        if not_a_name(text, words):
             continue
         entry = gazetteer.lookup(text)
         if entry:
@@ -89,7 +105,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         else:
             type_ = ent.ent_id_ if ent.ent_id_ in superclasses() else ner_type(ent.label_, text)
             if after_preposition and type_ in ("Person", "Organization"):
-                type_ = _place_type(text)  # "Near Dayr Az Zayr" tagged as one person's name
+                type_ = place_type(text)  # "Near Dayr Az Zayr" tagged as one person's name
             if type_ == "Settlement" and match_key(text) in gazetteer.demonyms:
                 continue
             mentions.append(mention(doc, start, end, type_, sentence_of))
@@ -98,12 +114,12 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     mentions = [m for m in mentions if not any(p.start <= m.start and m.end <= p.end for p in places)] + places
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
-    mentions.extend(_placed_by_preposition(doc, taken, sentence_of, words))
-    mentions.extend(_organization_names(doc, taken, sentence_of, words))
+    mentions.extend(placed_by_preposition(doc, taken, sentence_of, words))
+    mentions.extend(organization_names(doc, taken, sentence_of, words))
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
-    mentions.extend(_national_institutions(doc, taken, sentence_of, gazetteer, words))
-    mentions.extend(_listed_names(doc, mentions, taken, sentence_of, words))
-    mentions = _typed_by_list(doc, mentions)
+    mentions.extend(national_institutions(doc, taken, sentence_of, gazetteer, words))
+    mentions.extend(listed_names(doc, mentions, taken, sentence_of, words))
+    mentions = typed_by_list(doc, mentions)
     mentions = _whole_person_names(doc, mentions, sentence_of)
     mentions = _nicknamed_persons(doc, mentions, gazetteer, sentence_of)
     mentions = [_country_institution(doc, m, gazetteer, words, sentence_of) for m in mentions]
@@ -112,7 +128,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     countries = _document_countries(mentions, gazetteer)
     mentions = [_geonames(_retype_by_context(doc, m, gazetteer, words), countries, _speaks(doc[m.end - 1], words))
                 for m in mentions]
-    mentions = _foreign_acronyms(mentions, gazetteer)
+    mentions = foreign_acronyms(mentions, gazetteer)
     mentions.extend(_people_groups(doc, gazetteer, words, {i for m in mentions for i in range(m.start, m.end)},
                                    sentence_of))
     return sorted(mentions, key=lambda m: m.start)
@@ -182,20 +198,12 @@ def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
     return found
 
 
-_ARTICLE_NAME = re.compile(r"^[a-z]{1,4}-[A-Z]")
-
-
-def _is_name(text: str) -> bool:
-    """Capitalized, or an Arabic article before a capital ("al-Bab", "el-Fasher")."""
-    return text[:1].isupper() or bool(_ARTICLE_NAME.match(text))
-
-
 def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
     """"the town of Bardhere", "Al-Bab is a town in ...", "Hajin, a town on the Euphrates": a proper
     noun NER missed, named a place by the noun it belongs to or is said to be."""
     found = []
     for token in tokens(doc):
-        if token.i in taken or token.pos_ != "PROPN" or not _is_name(token.text):
+        if token.i in taken or token.pos_ != "PROPN" or not is_name(token.text):
             continue
         nouns = place_nouns(token, words)
         if not nouns:
@@ -207,115 +215,6 @@ def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
         found.append(mention(doc, start, token.i + 1, kind, sentence_of))
         taken.update(range(start, token.i + 1))
     return found
-
-
-def _placed_by_preposition(doc, taken, sentence_of, words) -> list[Mention]:
-    """"Near Al Huwayjah, one strike ...", "fighting outside Tawila", "10 km north of Kutum": a
-    capitalized name NER missed after a word that only places take ("near", "outside", "around", a
-    compass point with "of"), or where a place goes ("retook X", "fled to X") when it is the own
-    name of a town GeoNames knows. Typed a town where GeoNames knows one of that name, a country where
-    it is one, else only a place (kg:Location): the words say where, not what kind."""
-    found = []
-    for token in tokens(doc):
-        before = doc[token.i - 1] if token.i > 0 else None
-        if token.i in taken or not token.text[:1].isupper() or token.pos_ != "PROPN" or before is None:
-            continue
-        placed = before.lower_ in words.near_prepositions or (
-            before.lower_ == "of" and token.i > 1 and doc[token.i - 2].lower_ in words.compass)
-        end = token.i
-        while end < len(doc) and end not in taken and doc[end].pos_ == "PROPN" and (
-                doc[end].text[:1].isupper() or doc[end].lower_ in words.name_particles):
-            end += 1
-        text = span_text(doc[token.i:end])
-        if not placed and _locative(doc[end - 1]) and load_places().own.get(match_key(text)):
-            placed = True  # "the army retook Bayji", "fled to Kutum": where a place goes, a town's own name
-        if not placed or _not_a_name(text, words) or end - token.i > 4 or doc[end - 1].ent_type_ in ("DATE", "TIME"):
-            continue
-        found.append(mention(doc, token.i, end, _place_type(text), sentence_of))
-        taken.update(range(token.i, end))
-    return found
-
-
-def _organization_names(doc, taken, sentence_of, words) -> list[Mention]:
-    """"Naval Forces Central Command", "Rapid Support Forces": two or more capitalized words NER
-    missed, up to the last that is the word for a kind of organization or unit, typed by it."""
-    heads = (words.organization_heads.keys() - {"republic"}) | words.unit_nouns
-
-    def word(i: int) -> bool:
-        return i < len(doc) and i not in taken and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
-    found, i = [], 0
-    while i < len(doc):
-        if not word(i) or (i > 0 and word(i - 1)):
-            i += 1
-            continue
-        end = i
-        while word(end):
-            end += 1
-        last = max((k for k in range(i, end) if doc[k].lower_ in heads), default=None)
-        start = i + 1 if doc[i].is_sent_start and last is not None and last - i > 1 and \
-            doc[i].lower_ in words.name_prepositions else i
-        if last is not None and 1 <= last - start <= 6:
-            text = span_text(doc[start:last + 1])
-            if not _not_a_name(text, words):
-                found.append(mention(doc, start, last + 1, org_type(text), sentence_of))
-                taken.update(range(start, last + 1))
-        i = end
-    return found
-
-
-def _listed_names(doc, mentions: list[Mention], taken, sentence_of, words) -> list[Mention]:
-    """"the villages of Tawila, Kabkabiya and Saraf Omra": a capitalized name NER missed among
-    the conjuncts of a list of places is a place of the same kind as the list's other names."""
-    places = {doc[m.end - 1].i: m for m in mentions if m.kind == "name" and is_a(m.type, "Location")}
-    found = []
-    for token in tokens(doc):
-        if token.i in taken or token.dep_ != "conj" or token.pos_ != "PROPN" or not _is_name(token.text):
-            continue
-        head = token.head
-        while head.dep_ == "conj" and head.i not in places:
-            head = head.head
-        listed = places.get(head.i)
-        if listed is None:
-            continue
-        start = min([token.i] + [c.i for c in children(token) if c.dep_ == "compound" and c.pos_ == "PROPN"])
-        text = span_text(doc[start:token.i + 1])
-        if any(i in taken for i in range(start, token.i + 1)) or _not_a_name(text, words):
-            continue
-        found.append(mention(doc, start, token.i + 1, listed.type, sentence_of))
-        taken.update(range(start, token.i + 1))
-    return found
-
-
-def _typed_by_list(doc, mentions: list[Mention]) -> list[Mention]:
-    """"Mosul, Tikrit and Shirqat" with "Shirqat" tagged a person: a name NER typed a person or an
-    organization, listed with at least two places and no person or organization, is a place."""
-    by_head = {m.end - 1: m for m in mentions if m.kind == "name"}
-
-    def root(token):
-        while token.dep_ == "conj" and token.head.i != token.i:
-            token = token.head
-        return token
-
-    groups: dict[int, list[Mention]] = {}
-    for i, m in by_head.items():
-        token = doc[i]
-        if token.dep_ == "conj" or any(c.dep_ == "conj" for c in children(token)):
-            groups.setdefault(root(token).i, []).append(m)
-    out = []
-    for m in mentions:
-        listed = groups.get(root(doc[m.end - 1]).i, []) if m.kind == "name" else []
-        places = [o.type for o in listed if o is not m and is_a(o.type, "Location")]
-        agents = [o for o in listed if o is not m and o.type in ("Person",) or is_a(o.type, "Organization")]
-        if m.type in ("Person", "Organization") and not m.gazetteer_id and len(places) >= 2 and not agents:
-            m = replace(m, type=max(set(places), key=places.count))
-        out.append(m)
-    return out
-
-
-def _place_type(text: str) -> str:
-    """A place's class from its name alone: a country or town GeoNames knows, else kg:Location."""
-    places = load_places()
-    return "Country" if places.country(text) else "Settlement" if places.town(text) else "Location"
 
 
 def place_nouns(token, words: Words) -> list:
@@ -387,9 +286,6 @@ def _whole_person_names(doc, mentions: list[Mention], sentence_of) -> list[Menti
     return out
 
 
-QUOTES = {'"', "\u201c", "\u201d", "'", "\u2018", "\u2019", "``", "''"}
-
-
 def _nicknamed_persons(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
     """'Mohamed Hamdan "Hemedti" Dagalo': one person, named without the nickname in quotes, which
     is another name of theirs (kind "alias"), not a second person or the start of the name alone."""
@@ -438,54 +334,6 @@ def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:
         found.append(mention(doc, token.i, token.i + 1, gazetteer.entries[country].type, sentence_of,
                              gazetteer_id=country))
         taken.add(token.i)
-    return found
-
-
-_ACRONYM = re.compile(r"[A-Z][A-Z&-]{1,7}")
-
-
-def _foreign_acronyms(mentions: list[Mention], gazetteer: Gazetteer) -> list[Mention]:
-    """An acronym the dictionary gives a state's institution ("SAF": Sudan's armed forces) in a
-    document that names countries, none of them that state ("The SAF patrolled Singapore's
-    coast"), is not that institution: it keeps its own name, an organization of no known kind."""
-    def country_of(m: Mention) -> str | None:
-        entry = gazetteer.entries.get(m.gazetteer_id or "")
-        return entry.country if entry is not None and entry.type != "Country" else None
-
-    acronyms = [m for m in mentions if m.gazetteer_id and m.kind == "name" and _ACRONYM.fullmatch(m.text)
-                and country_of(m)]
-    if not acronyms:
-        return mentions
-    named = {m.gazetteer_id or m.key for m in mentions if m.type == "Country"}
-    named |= {country_of(m) for m in mentions if m.gazetteer_id and m not in acronyms} - {None}
-    foreign = {id(m) for m in acronyms if named and country_of(m) not in named}
-    return [replace(m, gazetteer_id=None, key=None, type="Organization") if id(m) in foreign else m for m in mentions]
-
-
-def _national_institutions(doc, taken, sentence_of, gazetteer: Gazetteer, words: Words) -> list[Mention]:
-    """"the Croatian special police", "Iraqi government troops", "the Syrian interim government":
-    a nationality and the word for a state's forces, government or police, with words between
-    that only say which part, are that country's institution (the gazetteer derives them)."""
-    found = []
-    for token in tokens(doc):
-        if token.i in taken or token.pos_ != "NOUN":
-            continue
-        word = token.lemma_.lower()
-        kind = "police" if word == "police" else "government" if word in words.government_words else \
-            "armed-forces" if word in words.armed_forces_words or token.lower_ in words.armed_forces_words else None
-        demonym = next((c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i - 1
-                        and gazetteer.country_of_demonym(c.text)), None)
-        if kind is None or demonym is None:
-            continue
-        between = doc[demonym.i + 1:token.i]
-        if any(t.i in taken or t.pos_ not in ("ADJ", "NOUN") or t.head.i != token.i
-               or t.lower_ in words.opposition_words for t in between):
-            continue  # "Syrian opposition forces", "the Syrian interim government": not the state's
-        key = f"{gazetteer.country_of_demonym(demonym.text)}-{kind}"
-        if key not in gazetteer.entries:
-            continue
-        found.append(mention(doc, demonym.i, token.i + 1, gazetteer.entries[key].type, sentence_of, gazetteer_id=key))
-        taken.update(range(demonym.i, token.i + 1))
     return found
 
 
@@ -554,7 +402,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
             any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):
         place = "town"  # "Saraqib lies in Idlib Governorate", "X is located in"
-    elif m.type in ("Person", "Organization") and _locative(t) and load_places().town(m.text) is not None:
+    elif m.type in ("Person", "Organization") and locative(t) and load_places().town(m.text) is not None:
         place = "town"  # "Rebels entered Bin Jawad": a known town where a place is expected
     elif m.type == "Person" and t.head.lemma_.lower() in words.place_only_verbs and t.i > t.head.i \
             and t.dep_ in ("dobj", "nsubj", "attr") and t.head.tag_ != "VBN":
@@ -565,14 +413,6 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     if place is None:
         return m
     return replace(m, type=words.place_suffixes.get(place, "Settlement"))
-
-
-def _locative(token) -> bool:
-    """The token sits where a place goes: the object of "in", "near", "entered", "seized"..."""
-    words = load_words()
-    if token.dep_ == "pobj" and token.head.lower_ in words.locative_prepositions:
-        return True
-    return token.dep_ in ("dobj", "nsubjpass") and token.head.lemma_.lower() in words.place_verbs
 
 
 def _trim(ent, words: Words) -> tuple[int, int]:
@@ -638,48 +478,3 @@ def _government_of(doc, start: int, end: int, gazetteer: Gazetteer, words: Words
         return country
     return gazetteer.government(country) if heads & words.government_words else None
 
-
-def _a_title(folded: str, words: Words) -> bool:
-    """A title with its office and no name: "minister of foreign affairs", "secretary of state"."""
-    title, of, office = folded.partition(" of ")
-    return bool(of) and all(w.rstrip(".") in words.person_titles for w in title.split()) and \
-        office.removeprefix("the ") in words.title_offices | {"the " + o for o in words.title_offices}
-
-
-def _title_office(doc, start: int, end: int, words: Words) -> bool:
-    """"State" of "Secretary of State", "Foreign Affairs" of "Minister of Foreign Affairs"."""
-    return start >= 2 and doc[start - 1].lower_ == "of" and \
-        doc[start - 2].lower_.rstrip(".") in words.person_titles and span_text(doc[start:end]).lower() in words.title_offices
-
-
-def _not_a_name(text: str, words: Words) -> bool:
-    """Captions and page furniture NER takes for names ("Reuters Photo", a transcript's "QUESTION"),
-    dates ("May 15"),
-    weapons ("VBIED"), names of agreements and laws ("the Law of Armed Conflict"), names with no letter,
-    stances that are not names ("pro-", "Pro-Asad", "anti-government", "counter-ISIL") and
-    modifiers alone ("Joint and Coalition" partners)."""
-    folded = text.lower().removeprefix("the ").strip()
-    return (folded in words.not_names or reads_as_date(folded) or not any(c.isalpha() for c in text) or folded in words.weapon_names
-            or folded.startswith(("pro-", "anti-", "counter-", "non-"))
-            or folded in words.person_titles  # "Defense" of "Defense Secretary Ash Carter"
-            or _a_title(folded, words)  # "Minister of Foreign Affairs"
-            or _bare_head(folded, words)
-            or _name_head(folded) in words.instrument_heads
-            or set(folded.replace("&", " and ").split()) <= words.name_modifiers | {"and"})
-
-
-def _name_head(folded: str) -> str:
-    """The head word of a name: the word before its first "of", "for" or "on", else its last word."""
-    ws = folded.split()
-    cut = next((n for n, w in enumerate(ws) if w in ("of", "for", "on") and n > 0), len(ws))
-    return ws[cut - 1] if ws else ""
-
-
-def _bare_head(folded: str, words: Words) -> bool:
-    """A capitalized kind of organization alone, no name of one: "the Governments of Iraq and the
-    United States", "Forces", "Ministry" (but a newspaper may be "The Times")."""
-    for word in (folded, folded.removesuffix("s")):
-        kind = words.organization_heads.get(word)
-        if kind is not None and kind != "MediaOrganization" and word not in words.generic_organizations:
-            return True
-    return False

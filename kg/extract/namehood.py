@@ -1,0 +1,64 @@
+"""Whether a stretch of text is a name at all: page furniture, dates, titles, agreements, laws,
+meetings, weapons, stances and bare kinds of organization are not (the word lists are
+ontology/words.toml)."""
+
+from __future__ import annotations
+
+import re
+
+from ..names import reads_as_date
+from .docindex import span_text
+from .words import Words
+
+_ARTICLE_NAME = re.compile(r"^[a-z]{1,4}-[A-Z]")
+
+
+def is_name(text: str) -> bool:
+    """Capitalized, or an Arabic article before a capital ("al-Bab", "el-Fasher")."""
+    return text[:1].isupper() or bool(_ARTICLE_NAME.match(text))
+
+
+def _a_title(folded: str, words: Words) -> bool:
+    """A title with its office and no name: "minister of foreign affairs", "secretary of state"."""
+    title, of, office = folded.partition(" of ")
+    return bool(of) and all(w.rstrip(".") in words.person_titles for w in title.split()) and \
+        office.removeprefix("the ") in words.title_offices | {"the " + o for o in words.title_offices}
+
+
+def title_office(doc, start: int, end: int, words: Words) -> bool:
+    """"State" of "Secretary of State", "Foreign Affairs" of "Minister of Foreign Affairs"."""
+    return start >= 2 and doc[start - 1].lower_ == "of" and \
+        doc[start - 2].lower_.rstrip(".") in words.person_titles and span_text(doc[start:end]).lower() in words.title_offices
+
+
+def not_a_name(text: str, words: Words) -> bool:
+    """Captions and page furniture NER takes for names ("Reuters Photo", a transcript's "QUESTION"),
+    dates ("May 15"),
+    weapons ("VBIED"), names of agreements and laws ("the Law of Armed Conflict"), names with no letter,
+    stances that are not names ("pro-", "Pro-Asad", "anti-government", "counter-ISIL") and
+    modifiers alone ("Joint and Coalition" partners)."""
+    folded = text.lower().removeprefix("the ").strip()
+    return (folded in words.not_names or reads_as_date(folded) or not any(c.isalpha() for c in text) or folded in words.weapon_names
+            or folded.startswith(("pro-", "anti-", "counter-", "non-"))
+            or folded in words.person_titles  # "Defense" of "Defense Secretary Ash Carter"
+            or _a_title(folded, words)  # "Minister of Foreign Affairs"
+            or _bare_head(folded, words)
+            or _name_head(folded) in words.instrument_heads
+            or set(folded.replace("&", " and ").split()) <= words.name_modifiers | {"and"})
+
+
+def _name_head(folded: str) -> str:
+    """The head word of a name: the word before its first "of", "for" or "on", else its last word."""
+    ws = folded.split()
+    cut = next((n for n, w in enumerate(ws) if w in ("of", "for", "on") and n > 0), len(ws))
+    return ws[cut - 1] if ws else ""
+
+
+def _bare_head(folded: str, words: Words) -> bool:
+    """A capitalized kind of organization alone, no name of one: "the Governments of Iraq and the
+    United States", "Forces", "Ministry" (but a newspaper may be "The Times")."""
+    for word in (folded, folded.removesuffix("s")):
+        kind = words.organization_heads.get(word)
+        if kind is not None and kind != "MediaOrganization" and word not in words.generic_organizations:
+            return True
+    return False
