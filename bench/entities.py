@@ -47,9 +47,9 @@ CHILD = """
 import importlib, sys
 for module, name, expr in {patches!r}:
     setattr(importlib.import_module(module), name, eval(expr))
-import kg.extract.geonames as g, kg.extract.mentions as m, kg.extract.resolve as r
+import kg.extract.evidence as e, kg.extract.geonames as g, kg.extract.mentions as m, kg.extract.resolve as r
 if {geonames_off!r}:
-    m.load_places = r.load_places = g.load_places
+    m.load_places = r.load_places = e.load_places = g.load_places
 import kg
 kg.build([{jsonl!r}], store={store!r}, n_process=1)
 from kg.graph.export import export

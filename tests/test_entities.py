@@ -117,6 +117,13 @@ def test_headings_titles_laws_and_weapons_are_not_entities(extraction, text, not
     assert not_entity not in found, f"{not_entity!r} became {found.get(not_entity)}"
 
 
+def test_a_faith_or_a_people_before_fighters_or_tribesmen_is_not_a_person(extraction):
+    found = entities(extraction, "The Houthis, a group of Zaydi fighters led by their commander, took Sanaa. "
+                                 "Tuareg tribesmen of the MNLA began a rebellion.")
+    assert found["Tuareg tribesmen"].type == "PersonGroup"
+    assert "Zaydi" not in found and "Tuareg" not in found
+
+
 def test_a_platform_is_a_media_organization_not_a_person(extraction):
     found = entities(extraction, "The minister announced the ceasefire on Twitter late on Sunday.")
     assert found["Twitter"].type == "MediaOrganization"

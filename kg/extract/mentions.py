@@ -108,6 +108,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
                 type_ = place_type(text)  # "Near Dayr Az Zayr" tagged as one person's name
             if type_ == "Settlement" and match_key(text) in gazetteer.demonyms:
                 continue
+            if type_ == "Person" and _names_a_people(doc, start, end, words):
+                continue  # "Zaydi" of "Zaydi fighters": a faith or a people, read as a group below
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
     places = _place_names(doc, taken, sentence_of, words)
@@ -445,16 +447,28 @@ def _trim(ent, words: Words) -> tuple[int, int]:
     return start, end
 
 
+def _names_a_people(doc, start: int, end: int, words: Words) -> bool:
+    """One capitalized word modifying a plural noun for people ("Zaydi fighters", "Tuareg
+    tribesmen"): the name of a faith or a people, not of a person."""
+    token = doc[start]
+    noun = token.head
+    return end - start == 1 and token.dep_ in ("amod", "compound") and noun.i == end and noun.tag_ == "NNS" \
+        and noun.lemma_.lower() in words.people_nouns | words.member_phrase_nouns
+
+
 def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
-    """"nine Lebanese soldiers" -> a PersonGroup "Lebanese soldiers", keyed by nationality and noun."""
+    """"nine Lebanese soldiers" -> a PersonGroup "Lebanese soldiers", keyed by nationality (or
+    faith, or people: "Zaydi fighters") and noun."""
     found = []
     for token in tokens(doc):
-        if token.i in taken or token.pos_ != "NOUN" or token.lemma_.lower() not in words.people_nouns:
-            continue
-        if token.tag_ not in ("NNS", "NNPS"):
-            continue
+        if token.i in taken or token.pos_ != "NOUN" or token.tag_ not in ("NNS", "NNPS") \
+                or token.lemma_.lower() not in words.people_nouns:
+            continue  # "Zaydi fighters" stand for the group they fight in, which relations read
         modifiers = [c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i]
-        demonym = next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
+        people = next((c for c in modifiers if c.i == token.i - 1 and c.text[:1].isupper()
+                       and _names_a_people(doc, c.i, c.i + 1, words) and c.ent_type_ in ("NORP", "PERSON")
+                       and not gazetteer.country_of_demonym(c.text)), None)
+        demonym = people or next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
         if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):
             continue
         label = f"{demonym.text} {token.text}"
