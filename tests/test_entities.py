@@ -108,6 +108,9 @@ def test_a_speaker_named_like_a_town_stays_a_person(extraction):
     ("The ministers met at the Aqaba Security Summit and the Bahrain Dialogue in March.", "Aqaba Security Summit"),
     ("The ministers met at the Aqaba Security Summit and the Bahrain Dialogue in March.", "Bahrain Dialogue"),
     ("According to the Department, the strikes near Mosul continued.", "Department"),
+    ("Reporters may dial in with Passcode 3080897 before the briefing on Mosul.", "Passcode 3080897"),
+    ("The envoy wrote on Twitter as @ABlinken that the talks on Mosul would go on.", "@ABlinken"),
+    ("French officials said the strikes near Mosul would go on.", "French"),
     ("Deputy Secretary of State Tony Blinken met the Minister of Foreign Affairs of Iraq in Baghdad.", "State"),
     ("Deputy Secretary of State Tony Blinken met the Minister of Foreign Affairs of Iraq in Baghdad.",
      "Minister of Foreign Affairs"),
@@ -122,6 +125,17 @@ def test_a_faith_or_a_people_before_fighters_or_tribesmen_is_not_a_person(extrac
                                  "Tuareg tribesmen of the MNLA began a rebellion.")
     assert found["Tuareg tribesmen"].type == "PersonGroup"
     assert "Zaydi" not in found and "Tuareg" not in found
+
+
+def test_a_numbered_fleet_or_its_airmen_are_no_place(extraction):
+    found = entities(extraction, "Ships of the U.S. 5th Fleet sailed from Bahrain on Monday.")
+    assert "5th Fleet" in found and not found["5th Fleet"].type in ("Settlement", "Region", "Location")
+
+
+def test_an_entity_is_named_never_only_described(extraction):
+    found = entities(extraction, "The large-deck amphibious assault ship HMS Ocean arrived in Bahrain, and the "
+                                 "ship left for the Gulf on Monday.")
+    assert all(any(c.isupper() for c in label) for label in found), sorted(found)
 
 
 def test_a_platform_is_a_media_organization_not_a_person(extraction):

@@ -106,8 +106,8 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
             type_ = ent.ent_id_ if ent.ent_id_ in superclasses() else ner_type(ent.label_, text)
             if after_preposition and type_ in ("Person", "Organization"):
                 type_ = place_type(text)  # "Near Dayr Az Zayr" tagged as one person's name
-            if type_ == "Settlement" and match_key(text) in gazetteer.demonyms:
-                continue
+            if match_key(text) in gazetteer.demonyms:
+                continue  # "French" alone: a nationality, a modifier ("the French" is read as France below)
             if type_ == "Person" and _names_a_people(doc, start, end, words):
                 continue  # "Zaydi" of "Zaydi fighters": a faith or a people, read as a group below
             mentions.append(mention(doc, start, end, type_, sentence_of))

@@ -15,9 +15,10 @@ from dataclasses import replace
 
 from ..names import iri_key, match_key
 from ..ontology import class_depth, is_a
-from ..records import Entity, Mention
+from ..records import SURFACE_ONLY, Entity, Mention
 from .gazetteer import Gazetteer, load_gazetteer
 from .geonames import load_places, place_of_entry
+
 
 def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None) -> list[Mention]:
     """Give every name mention its entity key (gazetteer id, or the key of its normalized name)."""
@@ -89,8 +90,11 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
     gaz_ids: dict[str, str | None] = {}
     geo_ids: dict[str, int] = {}
     named: dict[str, set[str]] = defaultdict(set)  # forms that are names, not acronyms or surnames
+    # an entity is something the document names: a key only descriptions or phrases carry (their
+    # name was dropped or went to another entity) makes no entity with a description for a label
+    named_keys = {m.key for m in mentions if m.key and m.kind not in SURFACE_ONLY | {"pronoun", "description"}}
     for m in mentions:
-        if m.kind in ("pronoun", "description") or not m.key:
+        if m.kind in ("pronoun", "description") or m.key not in named_keys:
             continue
         forms[m.key][m.text] += 1
         if m.kind == "name":

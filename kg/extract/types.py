@@ -14,6 +14,12 @@ def ner_type(label: str, text: str) -> str | None:
     suffix = load_words().place_suffixes.get(text.split()[-1].lower()) if text.split() else None
     if suffix and base in ("Settlement", "Region", "Facility", "Person", "Organization"):
         return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
+    words = load_words()
+    last = text.split()[-1].lower() if text.split() else ""
+    if base in ("Settlement", "Region") and (last in words.unit_nouns or last in words.organization_heads
+                                             or last.removesuffix("s") in words.member_phrase_nouns
+                                             or last.removesuffix("men") + "man" in words.member_phrase_nouns):
+        return org_type(text)  # "5th Fleet", "Reserve Airmen": a unit or its people, not a place
     return org_type(text) if base == "Organization" else base
 
 
