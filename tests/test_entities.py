@@ -38,6 +38,19 @@ def test_a_name_s_arabic_article_and_a_state_s_long_name_belong_to_the_name(extr
     assert "Ar" not in found and "Hashemite Kingdom" not in found
 
 
+def test_every_class_of_place_has_a_size_for_the_location_rules():
+    from kg.extract.relations.structure import RANK
+    from kg.ontology import is_a, superclasses
+
+    places = {c for c in superclasses() if is_a(c, "Location")}
+    assert places <= RANK.keys(), places - RANK.keys()
+
+
+def test_a_place_near_another_is_located_in_it(extract):
+    facts = extract("Near Dayr Az Zayr, Syria, three strikes destroyed two bridges.")
+    assert ("dayr-azayr", "locatedIn", "syria") in facts, facts
+
+
 def test_a_town_where_a_place_goes_is_found_though_ner_missed_it(extraction):
     found = entities(extraction, "The Jordan Armed Forces said the Iraqi army had retaken Bayji from the militants.")
     assert found["Bayji"].type == "Settlement"
@@ -111,6 +124,7 @@ def test_a_speaker_named_like_a_town_stays_a_person(extraction):
     ("Reporters may dial in with Passcode 3080897 before the briefing on Mosul.", "Passcode 3080897"),
     ("The envoy wrote on Twitter as @ABlinken that the talks on Mosul would go on.", "@ABlinken"),
     ("French officials said the strikes near Mosul would go on.", "French"),
+    ("The anti-air frigate Forbin and these total force airmen joined the strikes near Mosul.", "anti-air frigate"),
     ("Deputy Secretary of State Tony Blinken met the Minister of Foreign Affairs of Iraq in Baghdad.", "State"),
     ("Deputy Secretary of State Tony Blinken met the Minister of Foreign Affairs of Iraq in Baghdad.",
      "Minister of Foreign Affairs"),

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from ...records import Mention
     from .context import Context
 
-RANK = {"Facility": -1, "Settlement": 0, "Region": 1, "Country": 2}
+# how big a place is: a place of no known kind (kg:Location, "near X") ranks as a town
+RANK = {"Facility": -1, "Settlement": 0, "Location": 0, "Region": 1, "Country": 2}
 
 
 def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
