@@ -195,6 +195,12 @@ def test_a_member_phrase_is_a_surface_form_of_its_group_never_its_label(extracti
     assert merge["ISIL fighters"] == "members-named-by-their-group"
 
 
+def test_a_description_keeps_the_possessor_written_before_it(extraction):
+    found = by_form(extraction, "The commodore embarked on the U.K.'s large-deck amphibious assault ship HMS Ocean.")
+    assert found["U.K.'s large-deck amphibious assault ship"].key == found["HMS Ocean"].key
+    assert found["U.K."].key == "united-kingdom", "the country keeps its own mention"
+
+
 def test_a_quoted_nickname_neither_splits_the_name_nor_makes_a_second_person(extraction):
     found = entities(extraction, 'The militia is led by Mohamed Hamdan "Hemedti" Dagalo, who met the envoy. '
                                  "Hemedti later left Khartoum.")

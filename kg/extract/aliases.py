@@ -57,7 +57,7 @@ def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> li
         before = next((c for c in children(head) if c.dep_ in ("compound", "nmod") and c.i == m.start - 1
                        and c.pos_ == "NOUN" and c.i not in at), None)
         if before is not None:  # "the large-deck amphibious assault ship HMS Ocean"
-            extra.extend(_description(doc, before, m, words))
+            extra.extend(_owned(doc, head, _description(doc, before, m, words)))
     for m in mentions:
         if m.kind == "generic" and m.key:  # "Coalition nations"
             extra.extend(_member_phrase(doc, m, at, words))
@@ -179,6 +179,19 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     span = doc[start:end]
     return [replace(name, start=start, end=end, start_char=span.start_char, end_char=span.end_char,
                     text=span_text(span), kind="appositive")]
+
+
+def _owned(doc, head, described: list[Mention]) -> list[Mention]:
+    """The description with the possessor the name has right before it: "the U.K.'s large-deck
+    amphibious assault ship HMS Ocean" (the parser hangs "U.K.'s" on the name, not on "ship")."""
+    owner = next((c for c in children(head) if c.dep_ == "poss"), None)
+    if not described or owner is None:
+        return described
+    owned = sorted(t.i for t in owner.subtree if t.dep_ != "det")
+    if not owned or owned[-1] + 1 != described[0].start:
+        return described
+    span = doc[owned[0]:described[0].end]
+    return [replace(described[0], start=span.start, start_char=span.start_char, text=span_text(span))]
 
 
 def _phrase(head) -> list:
