@@ -114,7 +114,7 @@ def typed_by_list(doc, mentions: list[Mention]) -> list[Mention]:
     for m in mentions:
         listed = groups.get(root(doc[m.end - 1]).i, []) if m.kind == "name" else []
         places = [o.type for o in listed if o is not m and is_a(o.type, "Location")]
-        agents = [o for o in listed if o is not m and o.type in ("Person",) or is_a(o.type, "Organization")]
+        agents = [o for o in listed if o is not m and (o.type == "Person" or is_a(o.type, "Organization"))]
         if m.type in ("Person", "Organization") and not m.gazetteer_id and len(places) >= 2 and not agents:
             m = replace(m, type=max(set(places), key=places.count))
         out.append(m)
@@ -135,20 +135,16 @@ def national_institutions(doc, taken, sentence_of, gazetteer: Gazetteer, words: 
     for token in tokens(doc):
         if token.i in taken or token.pos_ != "NOUN":
             continue
-        word = token.lemma_.lower()
-        kind = "police" if word == "police" else "government" if word in words.government_words else \
-            "armed-forces" if word in words.armed_forces_words or token.lower_ in words.armed_forces_words else None
         demonym = next((c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i - 1
                         and gazetteer.country_of_demonym(c.text)), None)
-        if kind is None or demonym is None:
+        key = gazetteer.institution(gazetteer.country_of_demonym(demonym.text), token.lemma_.lower(),
+                                    token.lower_) if demonym is not None else None
+        if key is None:
             continue
         between = doc[demonym.i + 1:token.i]
         if any(t.i in taken or t.pos_ not in ("ADJ", "NOUN") or t.head.i != token.i
                or t.lower_ in words.opposition_words for t in between):
             continue  # "Syrian opposition forces", "the Syrian interim government": not the state's
-        key = f"{gazetteer.country_of_demonym(demonym.text)}-{kind}"
-        if key not in gazetteer.entries:
-            continue
         found.append(mention(doc, demonym.i, token.i + 1, gazetteer.entries[key].type, sentence_of, gazetteer_id=key))
         taken.update(range(demonym.i, token.i + 1))
     return found

@@ -59,6 +59,18 @@ class Gazetteer:
         key = f"{country}-government"
         return key if country and key in self.entries else None
 
+    def institution(self, country: str | None, *nouns: str) -> str | None:
+        """The entry derived for ``country``'s government, armed forces or police that the first
+        of ``nouns`` naming one names ("government", "troops", "armed forces", "police")."""
+        words = load_words()
+        for noun in nouns:
+            kind = "government" if noun in words.government_words else \
+                "armed-forces" if noun in words.armed_forces_words else "police" if noun == "police" else None
+            if kind is not None:
+                key = f"{country}-{kind}"
+                return key if country and key in self.entries else None
+        return None
+
     def government_led_by(self, *person_keys: str | None) -> str | None:
         """The government of the country the person with any of these keys (gazetteer id, entity
         key, match key of the name) governs, as the dictionaries record it."""

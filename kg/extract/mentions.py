@@ -233,9 +233,9 @@ def place_nouns(token, words: Words) -> list:
 
 
 def _country_institution(doc, m: Mention, gazetteer: Gazetteer, words: Words, sentence_of) -> Mention:
-    """"the U.S. government", "the Iraqi military": a country's name modifying a word for its
-    government or its forces is that government or those forces, each an entity of its own linked
-    to the country (the gazetteer derives both for every country)."""
+    """"the U.S. government", "Jordan Armed Forces": a country's name modifying a word for its
+    government, its forces or its police is that institution, an entity of its own linked to the
+    country (the gazetteer derives them for every country)."""
     entry = gazetteer.entries.get(m.gazetteer_id or "")
     if entry is None or entry.type != "Country" or m.end >= len(doc):
         return m
@@ -243,13 +243,7 @@ def _country_institution(doc, m: Mention, gazetteer: Gazetteer, words: Words, se
     noun = doc[end - 1]  # "Jordan Armed Forces": the country's name, then a two-word noun
     if doc[m.end - 1].head.i != noun.i or noun.pos_ not in ("NOUN", "PROPN"):
         return m
-    phrase = doc[m.end:end].text.lower()
-    if noun.lemma_.lower() in words.government_words or phrase in words.government_words:
-        key = gazetteer.government(entry.id)
-    elif noun.lemma_.lower() in words.armed_forces_words or phrase in words.armed_forces_words:
-        key = f"{entry.id}-armed-forces" if f"{entry.id}-armed-forces" in gazetteer.entries else None
-    else:
-        return m
+    key = gazetteer.institution(entry.id, doc[m.end:end].text.lower(), noun.lemma_.lower())
     if key is None:
         return m
     return mention(doc, m.start, end, gazetteer.entries[key].type, sentence_of, gazetteer_id=key)

@@ -8,6 +8,7 @@ import re
 
 from ..names import reads_as_date
 from .docindex import span_text
+from .types import head_word
 from .words import Words
 
 _ARTICLE_NAME = re.compile(r"^[a-z]{1,4}-[A-Z]")
@@ -47,15 +48,8 @@ def not_a_name(text: str, words: Words) -> bool:
             or folded in words.person_titles  # "Defense" of "Defense Secretary Ash Carter"
             or _a_title(folded, words)  # "Minister of Foreign Affairs"
             or _bare_head(folded, words)
-            or _name_head(folded) in words.instrument_heads
+            or head_word(folded) in words.instrument_heads
             or set(folded.replace("&", " and ").split()) <= words.name_modifiers | {"and"})
-
-
-def _name_head(folded: str) -> str:
-    """The head word of a name: the word before its first "of", "for" or "on", else its last word."""
-    ws = folded.split()
-    cut = next((n for n, w in enumerate(ws) if w in ("of", "for", "on") and n > 0), len(ws))
-    return ws[cut - 1] if ws else ""
 
 
 def _bare_head(folded: str, words: Words) -> bool:

@@ -23,9 +23,14 @@ def ner_type(label: str, text: str) -> str | None:
     return org_type(text) if base == "Organization" else base
 
 
+def head_word(text: str) -> str:
+    """A name's head word, in lower case: the word before its first "of", "for", "in" or "on",
+    else its last ("Movement for Oneness ..." -> "movement", "Law of Armed Conflict" -> "law")."""
+    words = text.replace("-", " ").lower().split()
+    cut = next((n for n, w in enumerate(words) if w in ("of", "for", "in", "on") and n > 0), len(words))
+    return words[cut - 1] if words else ""
+
+
 def org_type(text: str) -> str:
     """Type of an organization's name from its head word: "Movement for Oneness ..." -> ArmedGroup."""
-    words = text.replace("-", " ").split()
-    cut = next((n for n, w in enumerate(words) if w.lower() in ("of", "for", "in") and n > 0), len(words))
-    head = words[cut - 1].lower()
-    return load_words().organization_heads.get(head, "Organization")
+    return load_words().organization_heads.get(head_word(text), "Organization")

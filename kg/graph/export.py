@@ -125,8 +125,8 @@ def to_networkx(store: Store):
         if current is None or depth.get(type_, 0) > depth.get(current, 0):
             graph.add_node(iri, label=labels.get(iri, iri.rsplit("/", 1)[-1]), type=type_,
                            aliases="|".join(sorted(aliases.get(iri, ()))))
-    for row in store.query("SELECT ?e ?c (COUNT(DISTINCT ?g) AS ?docs) WHERE { GRAPH ?g { ?e kg:institutionOf ?c } } "
-                           "GROUP BY ?e ?c", union=False):
+    for row in store.query("SELECT ?e ?c (COUNT(DISTINCT ?d) AS ?docs) WHERE { GRAPH ?g { ?e kg:institutionOf ?c ; "
+                           "kg:mentionedIn ?d } } GROUP BY ?e ?c", union=False):
         e, c = row["e"].value, row["c"].value  # a state's government or army and the country: one step apart
         if e in graph and c in graph:
             graph.add_edge(e, c, key="institutionOf", predicate="institutionOf", confidence=1.0,
