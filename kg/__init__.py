@@ -69,11 +69,13 @@ def query(sparql: str, store: str | Path | None = None, params: dict[str, str] |
           allow_service: bool = False, timeout: float | None = None):
     """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.graph.sparql.Result`.
 
-    Read-only; ``timeout`` (seconds) raises :class:`kg.errors.QueryError` when exceeded.
+    Read-only; ``timeout`` (seconds) raises :class:`kg.errors.QueryError` when exceeded (on a
+    SPARQL server it bounds the whole exchange, opening the store included).
     """
     from .graph.sparql import run
+    from .store import open_store as _open
 
-    with open_store(store) as s:
+    with _open(store, timeout=timeout) as s:
         return run(s, sparql, params, allow_service=allow_service, timeout=timeout)
 
 
@@ -134,15 +136,18 @@ def validate(store: str | Path | None = None, file: str | Path | None = None):
 def evaluate(gold_dir: str | Path, store: str | Path | None = None, file: str | Path | None = None,
              docs: list[str] | None = None, progress=None, sources: list[str] | None = None):
     """Score the store (or an RDF file) against gold annotations: a folder in kg's gold format
-    (returns a :class:`kg.eval.score.Report`) or of re3d sources, of which ``sources`` names some
-    (returns a :class:`kg.eval.re3d.Report`). Both score the relations, and the entities under
+    (returns a :class:`kg.eval.score.Report`), of re3d sources, of which ``sources`` names some
+    (returns a :class:`kg.eval.re3d.Report`), or a WikiEvents file of events (returns a
+    :class:`kg.eval.wikievents.Report`). Both score the relations, and the entities under
     ``report.entities`` (:mod:`kg.eval.entities`)."""
-    from .eval import re3d
+    from .eval import re3d, wikievents
     from .eval.score import evaluate as _evaluate
     from .eval.score import file_triples, load_gold, store_triples
     from .store.protocol import counted
 
-    if re3d.is_re3d(gold_dir):
+    if wikievents.is_wikievents(gold_dir):
+        gold, score = wikievents.load_gold(gold_dir), wikievents.evaluate
+    elif re3d.is_re3d(gold_dir):
         gold, score = re3d.load_gold(gold_dir, sources), re3d.evaluate
     else:
         gold, score = load_gold(gold_dir), (lambda triples, g: _evaluate(triples, g, docs))

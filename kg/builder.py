@@ -102,6 +102,12 @@ def build(sources: Iterable[str], store,
     first = next(documents, None)  # nothing new: spaCy, the extractor and the workers stay unloaded
     preparing: threading.Thread | None = None
     for graph in extract(itertools.chain([first], documents)) if first is not None else ():
+        if graph.error is not None:  # its parse or extraction failed: reported, the others written
+            problem = InputProblem(graph.document.path or graph.document.name, graph.error)
+            report.problems.append(problem)
+            if on_problem:
+                on_problem(problem)
+            continue
         if preparing is None:
             preparing = threading.Thread(target=_prepare_refresh, name="kg-refresh-data", daemon=True)
             preparing.start()

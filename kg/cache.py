@@ -10,9 +10,11 @@ model's versions, for tokens). Any change to these is a new name, so a stale fil
 of each kind the :data:`KEEP` newest files stay (two checkouts of kg side by side do not keep
 removing each other's), the older ones are removed when a new one is written.
 
-JSON, not pickle: loading a file of the cache folder never runs code. A file that cannot be read
-or decoded is built again; a folder that cannot be written (a read-only home) only costs the
-time the cache would have saved.
+JSON, not pickle: loading a file of the cache folder never runs code. Its first line is the
+sha256 of the JSON after it, checked before the JSON is parsed: a file edited, emptied, cut short
+or otherwise not as written (any JSON would decode: "captured Arsal" edited into "captured
+Beirut", or no names at all) is built again, as is one that cannot be read or decoded. A folder
+that cannot be written (a read-only home) only costs the time the cache would have saved.
 """
 
 from __future__ import annotations
@@ -65,16 +67,24 @@ def cached(kind: str, build: Callable[[], T], encode: Callable[[T], Any], decode
     where = folder()
     if where is None:
         return build()
-    key = hashlib.sha256(f"{_sources_digest()}\0{extra}".encode("utf-8")).hexdigest()[:24]
+    key = hashlib.sha256(f"{_sources_digest()}\0{extra}".encode()).hexdigest()[:24]
     path = where / f"{kind}-{key}.json"
     try:
-        with open(path, encoding="utf-8") as f:
-            return decode(json.load(f))
-    except (OSError, ValueError, TypeError, KeyError, IndexError):  # not there, or not what this code writes
+        return decode(_load(path))
+    # not there, not as written, or not what this code writes (RecursionError: nested too deep to decode)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
         pass
     value = build()
     _keep(where, kind, path, encode(value))
     return value
+
+
+def _load(path: Path) -> Any:
+    """The JSON of a cache file whose first line is the sha256 of the rest; ValueError if it is not."""
+    checksum, newline, body = path.read_bytes().partition(b"\n")
+    if not newline or checksum.decode("ascii", "replace") != hashlib.sha256(body).hexdigest():
+        raise ValueError(f"{path}: the checksum does not match the content")
+    return json.loads(body)
 
 
 def _keep(where: Path, kind: str, path: Path, data: Any) -> None:
@@ -84,8 +94,9 @@ def _keep(where: Path, kind: str, path: Path, data: Any) -> None:
         where.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=where)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as f:
-                json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
+            body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            with os.fdopen(handle, "wb") as f:
+                f.write(hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)

@@ -4,8 +4,9 @@ Exit codes: 0 success; 1 a build or removal finished but some inputs failed, or 
 chain; 2 wrong arguments; 3 no input could be read (no store is made) or no document matched;
 4 store missing, busy or unreadable, or not a kg store; 5 invalid or refused query;
 6 the graph does not conform to the SHACL shapes; 7 no spaCy model; 8 the Dask cluster cannot be
-reached or a worker failed; 9 an output file cannot be written; 70 an unexpected error (a bug);
-78 a data file of kg is invalid.
+reached or a worker failed; 9 an output (standard output, or the file of -o) cannot be written;
+70 an unexpected error (a bug); 78 a data file of kg is invalid; 141 the reader of standard output
+has gone (kg ... | head), said by nothing but the code.
 """
 
 from __future__ import annotations
@@ -131,11 +132,11 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
     closes the connection at --timeout or once it has read KG_QUERY_MEMORY MiB.
     """
     import kg
-    from .graph.sparql import format_result, named_queries, parse_params
+    from .graph.sparql import format_result, load_query, named_queries, parse_params
 
     if sparql == "list":
-        for name, path in named_queries().items():
-            first = path.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+        for name in named_queries():
+            first = load_query(name).splitlines()[0].lstrip("# ")
             click.echo(f"{name:12} {first}")
         return
     result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service,
@@ -172,15 +173,18 @@ def remove(documents: tuple[str, ...], store: str | None) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @_confidence_option
 def export(store: str | None, fmt: str, output: str | None, quiet: bool, min_confidence: float | None) -> None:
-    """Write the graph as RDF (turtle, trig, nquads, ntriples, jsonld) or as a graph file
-    (graphml, gexf, json: the entity-to-entity projection networkx sees)."""
+    """Write the graph as RDF (turtle, trig, nquads, ntriples, jsonld), as a graph file
+    (graphml, gexf, json: the entity-to-entity projection networkx sees), or the events as a
+    table (events-csv, events-json: one row per event with its participants, place, coordinates,
+    sources and a sentence)."""
     import kg
 
     # a progress line only when writing to a file: never among the exported data on a terminal
     with _progress("exporting", "statements", quiet or not output or output == "-") as progress:
         count = kg.export(fmt, output, store=store, progress=progress, min_confidence=min_confidence)
     if output and output != "-":
-        click.echo(f"wrote {count} {'edges' if fmt in ('graphml', 'gexf', 'json') else 'statements'} to {output}", err=True)
+        what = "edges" if fmt in formats.GRAPHS else "events" if fmt in formats.EVENT_TABLES else "statements"
+        click.echo(f"wrote {count} {what} to {output}", err=True)
 
 
 @cli.command()
@@ -192,6 +196,8 @@ def info(store: str | None, fmt: str, per_type: int) -> None:
     """Print counts: documents, entities by type, facts by relation, events by type."""
     import kg
 
+    from .terminal import printable
+
     data = kg.info(store=store, entities=per_type)
     if fmt == "json":
         click.echo(json.dumps(data, indent=1))
@@ -201,8 +207,8 @@ def info(store: str | None, fmt: str, per_type: int) -> None:
     click.echo(f"entities:   {data['entities']}")
     for name, n in data["entities_by_type"].items():
         click.echo(f"  {name:26} {n}")
-        for label, docs in data.get("top_entities", {}).get(name, []):
-            click.echo(f"      {label} ({docs} document{'s' if docs != 1 else ''})")
+        for label, docs in data.get("top_entities", {}).get(name, []):  # a server's label: escaped
+            click.echo(f"      {printable(label)} ({docs} document{'s' if docs != 1 else ''})")
     click.echo(f"facts:      {data['facts']}  (from {data['assertions']} assertions)")
     for name, n in data["facts_by_relation"].items():
         click.echo(f"  {name:26} {n}")
@@ -404,7 +410,7 @@ def train_(gold: tuple[str, ...], output: str | None, seed: int, processes: int,
 
 
 @cli.command("eval")
-@click.argument("gold_dir", type=click.Path(file_okay=False))
+@click.argument("gold_dir", metavar="GOLD", type=click.Path())
 @_store_option
 @click.option("--file", "file", metavar="RDF_FILE", help="Score this RDF file instead of the store.")
 @click.option("--docs", metavar="STEM,...", help="Document stems in gold order (default: GOLD_DIR/docs.txt).")
@@ -416,8 +422,9 @@ def train_(gold: tuple[str, ...], output: str | None, seed: int, processes: int,
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, sources: tuple[str, ...],
           show: int, fmt: str, quiet: bool) -> None:
-    """Score the graph against gold annotations: kg's format (entities.tsv, relations.tsv, and
-    events.tsv where there is one; see docs/eval.md) or a folder of re3d sources (tests/data/re3d).
+    """Score the graph against gold annotations: a folder in kg's format (entities.tsv,
+    relations.tsv, and events.tsv where there is one; see docs/eval.md), a folder of re3d sources
+    (tests/data/re3d), or a WikiEvents file of events (tests/data/wikievents/events.jsonl).
 
     Prints precision, recall and F1 overall and per relation, misses, false positives, forbidden
     hits, entity splits and merges, the gold entities found and typed right, and the same for
@@ -428,6 +435,7 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
     import kg
 
     from .eval.re3d import Report as Re3dReport
+    from .eval.wikievents import Report as EventsReport
 
     with _progress("reading the graph", "triples", quiet) as progress:
         report = kg.evaluate(gold_dir, store=store, file=file, docs=docs.split(",") if docs else None,
@@ -437,6 +445,9 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
         return
     if isinstance(report, Re3dReport):
         _print_re3d(report, show, ",".join(sources) or "all")
+        return
+    if isinstance(report, EventsReport):
+        _print_wikievents(report)
         return
     click.echo(f"{'relation':16} {'required':>8} {'found':>6} {'predicted':>9} {'P':>6} {'R':>6} {'F1':>6}")
     for name, r in report.per_relation.items():
@@ -457,6 +468,20 @@ def eval_(gold_dir: str, store: str | None, file: str | None, docs: str | None, 
         _echo_event_scores(report.events)
     click.echo(f"F1 {report.f1:.3f} P {report.precision:.3f} R {report.recall:.3f} "
                f"prov {report.provenance_coverage:.2f} docs {report.doc_coverage}")
+
+
+def _print_wikievents(report) -> None:
+    click.echo(f"{'statements':12} {'predicted':>9} {'correct':>8} {'P':>6} {'trigger P':>9}")
+    for name, c in report.statements.items():
+        click.echo(f"{name:12} {c['predicted']:9} {c['correct']:8} {c['precision']:6.3f} {c['trigger_precision']:9.3f}")
+    click.echo(f"{'gold events':12} {'gold':>5} {'found':>6} {'agent':>9} {'patient':>9} {'place':>9}  (found / with a name)")
+    for name, c in report.events.items():
+        roles = " ".join(f"{c.get(k + '_found', 0):>4}/{c.get(k + '_named', 0):<4}" for k in ("agent", "patient", "place"))
+        click.echo(f"{name:12} {c['gold']:5} {c['found']:6} {roles}")
+    if report.unscored:
+        click.echo("not scored (no KAIROS counterpart): " + ", ".join(f"{t} {n}" for t, n in sorted(report.unscored.items())))
+    click.echo(f"events statement P {report.precision:.3f}, attack agents {report.agent_recall:.3f} "
+               f"({report.documents} documents)")
 
 
 def _print_re3d(report, show: int, split: str) -> None:
@@ -535,9 +560,17 @@ def _echo_event_scores(events: dict) -> None:
 
 
 def main() -> None:
-    """Entry point: run the CLI, turning every error into one line on stderr and an exit code."""
+    """Entry point: run the CLI, turning every error into one line on stderr and an exit code.
+
+    Standard output is checked for the length of the command (:func:`kg.outputs.standard_output`):
+    a write that fails is exit 9, and a reader that has gone (``| head``) exit 141, unsaid."""
+    from .outputs import ReaderGone, standard_output
+
     try:
-        cli.main(standalone_mode=False)
+        with standard_output():
+            cli.main(standalone_mode=False)
+    except (ReaderGone, BrokenPipeError):  # BrokenPipeError: the reader of stderr has gone
+        sys.exit(ReaderGone.exit_code)
     except click.exceptions.Abort:
         _fail("Error: aborted")
         sys.exit(130)
@@ -550,8 +583,6 @@ def main() -> None:
     except KeyboardInterrupt:
         _fail("Error: interrupted")
         sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users

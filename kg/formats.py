@@ -11,4 +11,6 @@ GRAPHS = ("graphml", "gexf", "json")  # the entity-to-entity projection networkx
 PICTURES = {"html": (".html", ".htm"), "png": (".png",), "svg": (".svg",), "pdf": (".pdf",)}
 
 QUERY_CHOICES = ("table", *QUERY_RESULTS)
-EXPORT_CHOICES = (*RDF, *GRAPHS)
+EVENT_TABLES = ("events-csv", "events-json")  # one flat row per event (queries/event-table.rq)
+
+EXPORT_CHOICES = (*RDF, *GRAPHS, *EVENT_TABLES)

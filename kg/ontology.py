@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cache
 
+from .datafiles import turtle
 from .errors import DataError
 from .resources import ontology_file
 
@@ -79,12 +80,11 @@ def _local(iri: str) -> str | None:
 
 @cache
 def load() -> Ontology:
-    """Parse ontology/kg.ttl (cached); a relation without domain or range is an error."""
-    import pyoxigraph as ox
-
+    """Parse ontology/kg.ttl (cached); a file without relations, or a relation without domain or
+    range, is an error."""
     path = ontology_file("kg.ttl")
     by_subject: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
-    for t in ox.parse(path=str(path), format=ox.RdfFormat.TURTLE):
+    for t in turtle(path):
         by_subject[str(t.subject)][t.predicate.value].append(t.object)
 
     def objects(subject, predicate: str) -> list:
@@ -149,6 +149,9 @@ def load() -> Ontology:
                 out |= ancestors(parent, seen | {name})
         return frozenset(out)
 
+    if not relations:
+        raise DataError(f"{path}: defines no relation (an owl:ObjectProperty that is rdfs:subPropertyOf "
+                        f"kg:{ROOT_RELATION})")
     for event in events.values():
         unknown = [r for r in (event.relation,) if r not in relations]
         unknown += [r for r in (event.subject_role, event.object_role) if r not in roles]
@@ -212,4 +215,4 @@ def ontology_quads() -> list:
         return t
 
     return [ox.Quad(term(t.subject), t.predicate, term(t.object), graph)
-            for t in ox.parse(path=str(ontology_file("kg.ttl")), format=ox.RdfFormat.TURTLE)]
+            for t in turtle(ontology_file("kg.ttl"))]

@@ -72,17 +72,23 @@ _ONTOLOGY = str(KG._NS)
 
 def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
     """All quads of one document's named graph."""
+    graph = N(document_graph(extraction.document.id))
+    return [ox.Quad(s, p, o, graph) for s, p, o in _triples(extraction)]
+
+
+def _triples(extraction: Extraction) -> dict[tuple, None]:
+    """The distinct triples of one document's graph, in order (a dict: one copy of each, no list
+    beside it: a long article's graph is hundreds of thousands of them)."""
     doc = extraction.document
-    graph = N(document_graph(doc.id))
     doc_node = N(document_iri(doc.id))
-    triples = list(_document(doc, doc_node))
+    triples = dict.fromkeys(_document(doc, doc_node))
     for entity in extraction.entities:
-        triples.extend(_entity(entity, doc_node))
+        triples.update(dict.fromkeys(_entity(entity, doc_node)))
     for assertion in extraction.assertions:
-        triples.extend(_assertion(assertion, doc_node))
+        triples.update(dict.fromkeys(_assertion(assertion, doc_node)))
     for event in extraction.events:
-        triples.extend(_event_statement(event, doc_node))
-    return [ox.Quad(s, p, o, graph) for s, p, o in dict.fromkeys(triples)]
+        triples.update(dict.fromkeys(_event_statement(event, doc_node)))
+    return triples
 
 
 def nquads(quads: list[ox.Quad]) -> bytes:
@@ -92,9 +98,15 @@ def nquads(quads: list[ox.Quad]) -> bytes:
 
 def serialized(extraction: Extraction) -> DocumentGraph:
     """One document's graph as N-Quads, the form the stores load and the journal keeps."""
-    quads = extraction_quads(extraction)
-    return DocumentGraph(document=extraction.document, nquads=nquads(quads),
-                         quads=len(quads), assertions=len(extraction.assertions),
+    if extraction.error is not None:
+        return DocumentGraph(document=extraction.document, nquads=b"", quads=0, assertions=0, entities=(),
+                             error=extraction.error)
+    triples = _triples(extraction)
+    graph = N(document_graph(extraction.document.id))
+    # serialized as they are made: no list of Quad objects beside the triples
+    data = ox.serialize((ox.Quad(s, p, o, graph) for s, p, o in triples), format=ox.RdfFormat.N_QUADS)
+    return DocumentGraph(document=extraction.document, nquads=data or b"",
+                         quads=len(triples), assertions=len(extraction.assertions),
                          entities=tuple(e.key for e in extraction.entities))
 
 

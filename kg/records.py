@@ -161,6 +161,7 @@ class Extraction:
     entities: tuple[Entity, ...]
     assertions: tuple[Assertion, ...]
     events: tuple[Event, ...] = ()
+    error: str | None = None  # what its parse or extraction raised (then it holds nothing else)
 
 
 @dataclass(frozen=True)
@@ -178,3 +179,4 @@ class DocumentGraph:
     quads: int
     assertions: int
     entities: tuple[str, ...]
+    error: str | None = None  # what its parse or extraction raised: nothing of it is written

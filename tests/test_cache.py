@@ -48,11 +48,11 @@ def test_what_else_the_result_depends_on_names_another_file(folder):
 
 def test_only_the_newest_files_of_a_kind_stay(folder):
     for version in range(cache.KEEP + 2):
-        cache.cached("thing", lambda: version, same, same, extra=str(version))
+        cache.cached("thing", lambda version=version: version, same, same, extra=str(version))
         newest = max(folder.glob("thing-*.json"), key=os.path.getmtime)
         os.utime(newest, (version * 100, version * 100))  # written in this order, whatever the clock's grain
     kept = sorted(folder.glob("thing-*.json"), key=os.path.getmtime)
-    assert [json.loads(p.read_text()) for p in kept] == list(range(2, cache.KEEP + 2))
+    assert [cache._load(p) for p in kept] == list(range(2, cache.KEEP + 2))
 
 
 def test_a_damaged_file_is_built_again(folder):
@@ -61,7 +61,7 @@ def test_a_damaged_file_is_built_again(folder):
     (path,) = folder.glob("thing-*.json")
     path.write_text('{"a": ')  # cut short, as by a full disk
     assert cache.cached("thing", build, same, same) == {"a": 1} and len(calls) == 2
-    assert json.loads(path.read_text()) == {"a": 1}
+    assert cache._load(path) == {"a": 1}
 
 
 def test_an_empty_setting_keeps_nothing(tmp_path, monkeypatch):
@@ -102,6 +102,7 @@ def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
     """kg_names replaces two SpanRulers (exact case, then any case) to spare each process their
     start-up: on real articles it finds the same spans, in the same order, with the same ids."""
     from conftest import EXAMPLES
+
     from kg.extract import components, nlp
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.txt"))]
@@ -124,3 +125,34 @@ def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
         assert found == [(s.start, s.end, s.label_, s.id_) for s in theirs.spans["names"]]
         total += len(found)
     assert total > 20
+
+
+@pytest.mark.parametrize("content", [
+    '[["Islamic State", "captured", "Beirut"]]',  # edited: JSON as the code writes it, saying something else
+    "[]",  # emptied to a value that decodes: no rows, so no facts, and no error
+    "",
+    "[" * 100_000 + "]" * 100_000,  # nested past what the JSON decoder's recursion holds
+], ids=["edited", "emptied", "empty", "deeply-nested"])
+def test_a_file_whose_content_is_not_what_was_written_is_built_again(folder, content):
+    """The cache is trusted only where its checksum matches its content: an edited file turned
+    "captured Arsal" into "captured Beirut", an emptied one gave 0 facts, a nested one exit 70."""
+    rows = [("Islamic State", "captured", "Arsal")]
+    build, calls = counted(rows)
+    decode = lambda data: [tuple(row) for row in data]  # as the real decoders: rows back
+    assert cache.cached("thing", build, list, decode) == rows
+    (path,) = folder.glob("thing-*.json")
+    path.write_text(content)
+    assert cache.cached("thing", build, list, decode) == rows and len(calls) == 2
+    assert cache.cached("thing", build, list, decode) == rows and len(calls) == 2, "written again, then read"
+
+
+def test_the_gazetteer_read_back_from_an_edited_cache_is_the_one_merged(folder):
+    from kg.extract import gazetteer
+
+    first = gazetteer.load_gazetteer.__wrapped__()
+    (path,) = folder.glob("gazetteer-*.json")
+    text = path.read_text(encoding="utf-8")
+    assert '"Arsal"' in text
+    path.write_text(text.replace('"Arsal"', '"Beirut"'), encoding="utf-8")
+    again = gazetteer.load_gazetteer.__wrapped__()
+    assert again.entries == first.entries and again.lookup("Arsal").label == "Arsal"

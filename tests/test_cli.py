@@ -230,7 +230,7 @@ def test_output_goes_through_a_temporary_file_no_planted_link_can_redirect(examp
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path):
-    from kg.graph.export import output_file
+    from kg.outputs import output_file
 
     out = tmp_path / "g.ttl"
     out.write_text("old")
@@ -512,3 +512,133 @@ def test_an_error_line_during_a_build_on_a_terminal_is_whole(tmp_path):
     assert error.startswith(f"Error: {missing}")
     assert [line for line in screen(sent) if line] == [error], "the line, whole, and no progress left over"
     assert stdout.count("  + ") == 2 and stdout.splitlines()[-1] == piped.stdout.splitlines()[-1]
+
+
+# Every command that prints, with what it prints to: a full disk under any of them is exit 9
+PRINTING = [["query", "allies"], ["query", "evidence", "--format", "csv"], ["export"], ["export", "--format", "json"],
+            ["info"], ["analyze"], ["path", "Hezbollah", "Arsal"], ["validate"]]
+
+
+@pytest.mark.parametrize("command", PRINTING, ids=" ".join)
+def test_a_full_disk_under_standard_output_is_exit_9_naming_it(example_store, command):
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([sys.executable, "-m", "kg", *command, "--store", str(example_store)], stdout=full,
+                                stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300, check=False)
+    assert (result.returncode, result.stderr) == (9, "Error: cannot write standard output: no space left on device\n")
+
+
+@pytest.mark.parametrize("command", [["query", "evidence", "--format", "csv"], ["export", "--format", "ntriples"]],
+                         ids=" ".join)
+def test_a_disk_that_fills_midway_under_standard_output_is_exit_9_not_a_short_success(example_store, tmp_path,
+                                                                                       command):
+    """The disk fills after 2,000 bytes (RLIMIT_FSIZE: the write past it fails with EFBIG, as
+    ENOSPC would). Python's unbuffered stdout (PYTHONUNBUFFERED, as in many containers) drops
+    what a short write leaves over: kg wrote part of the answer and exited 0."""
+    import os
+    import resource
+
+    whole = subprocess.run([sys.executable, "-m", "kg", *command, "--store", str(example_store)],
+                           capture_output=True, cwd=ROOT, timeout=300, check=True).stdout
+    assert len(whole) > 4000
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
+
+    for unbuffered in ("1", ""):
+        with open(tmp_path / "out", "wb") as out:
+            result = subprocess.run([sys.executable, "-m", "kg", *command, "--store", str(example_store)],
+                                    stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=small_files,
+                                    env={**os.environ, "PYTHONUNBUFFERED": unbuffered}, timeout=300, check=False)
+        assert (result.returncode, result.stderr) == (9, "Error: cannot write standard output: file too large\n")
+        assert (tmp_path / "out").read_bytes() == whole[:2000]
+
+
+def test_a_reader_that_stops_reading_ends_kg_as_it_ends_any_unix_tool(example_store):
+    """`kg query ... | head -1`: the reader is gone (EPIPE). Not a success (exit 0 said the whole
+    answer was delivered), not an error to report (the reader asked for less): exit 141, the code
+    of a process ended by SIGPIPE, and nothing on stderr."""
+    import os
+
+    read, write = os.pipe()
+    os.close(read)  # before kg starts: every write of kg's fails
+    try:
+        result = subprocess.run([sys.executable, "-m", "kg", "query", "evidence", "--store", str(example_store)],
+                                stdout=write, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300, check=False)
+    finally:
+        os.close(write)
+    assert (result.returncode, result.stderr) == (141, "")
+
+
+def test_output_to_a_pipe_a_device_or_a_link_is_written_through_never_replaced(example_store, tmp_path):
+    """`-o` names a stream (a named pipe, /dev/stdout, `>(cmd)`, a device) or a link: kg writes into
+    what it names. It replaced a named pipe, and a link to a device, with a regular file, and
+    `-o >(cmd)` failed with "the folder /dev/fd does not exist"."""
+    import os
+    import stat
+
+    store = ["--store", str(example_store)]
+    expected = run_kg("export", "--format", "json", *store).stdout
+    assert 1000 < len(expected.encode()) < 60000, "fits in a pipe's buffer: this test reads after kg has written"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader is there: kg's open does not wait
+    try:
+        result = run_kg("export", "--format", "json", "-o", str(fifo), *store)
+        assert result.returncode == 0, result.stderr
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the named pipe is still one"
+        assert os.read(reader, 1 << 20).decode() == expected
+    finally:
+        os.close(reader)
+    read, write = os.pipe()  # kg export -o >(cmd): the shell hands kg /dev/fd/N, a pipe
+    try:
+        result = subprocess.run([sys.executable, "-m", "kg", "export", "--format", "json", "-o", f"/dev/fd/{write}",
+                                 *store], capture_output=True, text=True, cwd=ROOT, pass_fds=(write,), timeout=300,
+                                check=False)
+        os.close(write)
+        assert result.returncode == 0, result.stderr
+        assert os.read(read, 1 << 20).decode() == expected
+    finally:
+        os.close(read)
+    stdout = tmp_path / "stdout"  # as /dev/stdout is: a link to the process's standard output
+    stdout.symlink_to("/proc/self/fd/1")
+    result = run_kg("export", "--format", "json", "-o", str(stdout), *store)
+    assert (result.returncode, result.stdout) == (0, expected), result.stderr
+    for device, code, error in [("/dev/null", 0, ""), ("/dev/full", 9, "no space left on device")]:
+        link = tmp_path / device.rsplit("/", 1)[1]
+        link.symlink_to(device)
+        result = run_kg("export", "-o", str(link), *store)
+        assert result.returncode == code, result.stderr
+        if error:
+            assert result.stderr == f"Error: cannot write {link}: {error}\n"
+        assert os.readlink(link) == device, "the link is still one"
+    target = tmp_path / "exports" / "graph.json"
+    target.parent.mkdir()
+    target.write_text("yesterday's")
+    (tmp_path / "graph.json").symlink_to(target)
+    result = run_kg("export", "--format", "json", "-o", str(tmp_path / "graph.json"), *store)
+    assert result.returncode == 0, result.stderr
+    assert os.readlink(tmp_path / "graph.json") == str(target) and target.read_text() == expected
+    assert sorted(p.name for p in target.parent.iterdir()) == ["graph.json"], "no temporary file left"
+
+
+@pytest.mark.parametrize("fmt", ["nquads", "ntriples"])
+def test_an_export_to_standard_output_redirected_to_a_file_is_whole(example_store, tmp_path, fmt):
+    """`kg export --format nquads > file`: the line count read the file back by the name of
+    standard output ('<stdout>'), which is no file: exit 70 after the export was written."""
+    out = tmp_path / f"g.{fmt}"
+    with open(out, "wb") as f:
+        result = subprocess.run([sys.executable, "-m", "kg", "export", "--format", fmt, "--store", str(example_store)],
+                                stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300, check=False)
+    assert (result.returncode, result.stderr) == (0, "")
+    expected = run_kg("export", "--format", fmt, "-o", str(tmp_path / f"o.{fmt}"), "--store", str(example_store))
+    assert out.read_bytes() == (tmp_path / f"o.{fmt}").read_bytes() and out.stat().st_size > 1000, expected.stderr
+
+
+def test_a_process_started_without_standard_output_is_exit_9_not_a_silent_success(example_store):
+    """`kg info >&-`: Python gives such a process no sys.stdout, and click writes nowhere: exit 0."""
+    import os
+
+    result = subprocess.run([sys.executable, "-m", "kg", "info", "--store", str(example_store)],
+                            preexec_fn=lambda: os.close(1), stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300,
+                            check=False)
+    assert (result.returncode, result.stderr) == (9, "Error: cannot write standard output: it is closed\n")

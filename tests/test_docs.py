@@ -44,6 +44,9 @@ def test_exit_codes_documented():
                 errors.ModelError, errors.DataError, errors.OutputError):
         assert f"| {cls.exit_code} |" in README
     assert "| 6 |" in README  # kg validate: the graph does not conform
+    from kg.outputs import ReaderGone
+
+    assert f"| {ReaderGone.exit_code} |" in README  # the reader of standard output has gone
 
 
 def test_what_the_readme_recipes_make_is_ignored_by_git():

@@ -155,6 +155,27 @@ def test_the_shipped_model_loads_with_its_provenance():
     assert path.stat().st_size < 5_000_000
 
 
+def test_a_model_that_cannot_be_written_is_one_error_naming_it_and_leaves_the_old_file(tmp_path):
+    """`kg train -o FILE`: a full disk under the model was an OSError (exit 70), and a model cut
+    short by it a file kg would fail to read at every start."""
+    from kg.errors import OutputError
+
+    model = learned.read(ROOT / "ontology" / learned.FILE)
+    full = tmp_path / "full.json.gz"
+    full.symlink_to("/dev/full")
+    with pytest.raises(OutputError) as caught:
+        model.save(full)
+    assert str(caught.value) == f"cannot write {full}: no space left on device"
+    path = tmp_path / learned.FILE
+    path.write_bytes(b"the model of yesterday")
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(OutputError):
+        model.save(tmp_path / "sub")
+    model.save(path)
+    assert learned.read(path).to_json() == model.to_json()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["full.json.gz", learned.FILE, "sub"])
+
+
 @pytest.mark.parametrize(
     "content",
     [

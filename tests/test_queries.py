@@ -41,3 +41,29 @@ def test_optional_parameters_narrow_the_evidence(example_store):
     assert len(everything) > len(captured) > 0 and all(r[3] == "captured" for r in captured)
     assert 0 < len(named) < len(everything)
     assert all("Islamic State" in (r[2], r[4]) for r in named), "an alias names the entity"
+
+
+def test_the_events_export_as_one_flat_row_each(example_store, tmp_path):
+    """`kg export --format events-csv / events-json`: one row per event that a CSV or JSON reader
+    takes as it is (pandas.read_csv / read_json with no arguments): numbers as numbers."""
+    import json
+
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    runner = CliRunner()
+    result = runner.invoke(cli, ["export", "--store", str(example_store), "--format", "events-csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert len(rows) == 9 and rows[0].keys() >= {"event", "type", "time", "agents", "latitude", "evidence"}
+    evacuation = next(r for r in rows if r["type"] == "Evacuation")
+    assert (evacuation["place"], evacuation["country"], evacuation["geonames_id"]) == ("Al-Bukamal", "Syria", "174448")
+    assert evacuation["agent_iris"] == "https://w3id.org/kg/id/entity/hezbollah; https://w3id.org/kg/id/entity/syria-armed-forces"
+    out = tmp_path / "events.json"
+    result = runner.invoke(cli, ["export", "--store", str(example_store), "--format", "events-json", "-o", str(out)])
+    assert result.exit_code == 0 and "wrote 9 events" in result.output
+    records = json.loads(out.read_text(encoding="utf-8"))
+    capture = next(r for r in records if r["type"] == "Capture" and r["place"] == "Arsal")
+    assert capture["latitude"] == 34.17944 and capture["sources"] == 2 and capture["reported"] is False
+    assert capture["patients"] == "Lebanese soldiers" and capture["precision"] == "gYear"

@@ -141,19 +141,28 @@ def served(example_store, tmp_path_factory):
         yield url
 
 
-class Gate(http.server.ThreadingHTTPServer):
+class Loopback(http.server.ThreadingHTTPServer):
+    """An HTTP server on a free loopback port, serving from a thread of its own until shut down."""
+
+    daemon_threads = True
+
+    def __init__(self, handler: type[http.server.BaseHTTPRequestHandler]) -> None:
+        super().__init__(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class Gate(Loopback):
     """A real HTTP server in front of a SPARQL server, as a reverse proxy would be: it asks for
     basic authentication, sends the redirects it is given, forwards everything else upstream
     and records what it was sent."""
 
     def __init__(self, upstream: str | None, *, login: str | None = None, redirects: dict | None = None):
         self.upstream, self.login, self.redirects, self.seen = upstream, login, redirects or {}, []
-        super().__init__(("127.0.0.1", 0), _GateHandler)
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
+        super().__init__(_GateHandler)
 
 
 class _GateHandler(http.server.BaseHTTPRequestHandler):

@@ -103,6 +103,47 @@ def test_hostile_queries_are_refused_and_call_nobody(sparql, message, store, lis
     assert knocks(listener) == 0, "the query called the listener"
 
 
+MAX_NESTING = 100  # the deepest nesting kg lets through, as the README states it
+_DEEP = MAX_NESTING + 1
+DEEP = {
+    "parentheses": "SELECT * WHERE { FILTER(" + "(" * 5000 + "1" + ")" * 5000 + ") }",  # crashed the local child
+    "braces": "SELECT * WHERE " + "{ " * 2000 + "}" * 2000,  # crashed the guard itself (RecursionError)
+    "brackets": "SELECT * WHERE { ?s ?p " + "[ ?p " * 300 + "1" + " ]" * 300 + " }",  # crashed a child, hung a server
+    "negations": "SELECT * WHERE { FILTER(" + "!" * 20000 + "true) }",  # killed `oxigraph serve`
+    "one-too-many": "SELECT ?x WHERE " + "{ " * (_DEEP - 1) + "BIND(1 AS ?x)" + " }" * (_DEEP - 1),
+}
+
+
+@pytest.mark.parametrize("sparql", DEEP.values(), ids=DEEP.keys())
+def test_deep_nesting_is_refused_before_any_engine_sees_it(sparql, store):
+    import kg
+
+    result = run_kg("query", sparql, "--store", store)
+    assert result.returncode == 5, result.stderr
+    assert error_line(result).startswith(f"Error: the query is nested more than {MAX_NESTING} levels deep: ")
+    assert kg.query("ASK { ?s ?p ?o }", store=store).boolean, "the engine still answers"
+
+
+def test_nesting_at_the_limit_runs(store):
+    import kg
+
+    at_limit = "SELECT ?x WHERE " + "{ " * (MAX_NESTING - 1) + "BIND(1 AS ?x)" + " }" * (MAX_NESTING - 1)
+    assert kg.query(at_limit, store=store).rows == (("1",),)
+
+
+def test_the_guard_reads_any_depth_without_recursion():
+    """The parser keeps its nesting on a list: 100,000 braces are read (and then refused), where
+    ~990 ended in RecursionError."""
+    from kg.errors import QueryError
+    from kg.graph import guard
+
+    deep = guard.parse("SELECT * WHERE " + "{ " * 100_000 + "}" * 100_000)
+    assert deep.scope is not None and len(deep.scope.groups) == 100_000
+    with pytest.raises(QueryError, match=f"nested more than {MAX_NESTING} levels deep: '{{' at line 1, column "
+                                         f"{len('SELECT * WHERE ') + 2 * MAX_NESTING + 1}"):
+        guard.check(deep)
+
+
 # (query, the rows it gives, as csv lines after the header; an ASK's csv is its answer alone)
 HARMLESS = [
     ("SELECT ?service WHERE { BIND(1 AS ?service) }", ["1"]),

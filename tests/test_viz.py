@@ -650,3 +650,51 @@ def test_min_confidence_keeps_only_facts_stated_that_surely(example_store, tmp_p
     assert all(e["confidence"] >= floor for e in json.loads(out.read_text())["edges"])
     refused = run_kg("export", "--store", str(example_store), "--format", "turtle", "--min-confidence", "0.8")
     assert refused.returncode == 2 and refused.stderr.startswith("Error: --min-confidence applies to graphml, gexf, json")
+
+
+def _title_and_data(page: Path) -> tuple[str, object]:
+    """The page's <title> as a browser reads it, and its data block as its script parses it."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.inside, self.title, self.data = None, [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.inside = "data" if dict(attrs).get("id") == "kg-data" else tag
+
+        def handle_endtag(self, tag):
+            self.inside = None
+
+        def handle_data(self, text):
+            if self.inside == "title":
+                self.title.append(text)
+            elif self.inside == "data":
+                self.data.append(text)
+
+    reader = Reader()
+    reader.feed(page.read_text(encoding="utf-8"))
+    return "".join(reader.title), json.loads("".join(reader.data))
+
+
+@pytest.mark.parametrize("timeline", [False, True])
+def test_a_title_or_a_name_that_reads_like_a_placeholder_is_shown_as_written(example_store, tmp_path, timeline):
+    """`kg viz --title '__DATA__'` put the graph's JSON in the page's title: the placeholders were
+    filled by chained replaces, the second reading what the first had put in."""
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    out = tmp_path / "page.html"
+    for title in ("__DATA__", "__TITLE__ & __DATA__ </title><script>"):
+        result = CliRunner().invoke(cli, ["viz", "--store", str(example_store), "-o", str(out), "--title", title,
+                                          *(["--timeline"] if timeline else [])])
+        assert result.exit_code == 0, result.output
+        shown, data = _title_and_data(out)
+        assert shown == title
+        assert data["events" if timeline else "nodes"], "the data block is whole"
+    from kg.graph import page
+
+    page.write_html({"name": "__TITLE__ __DATA__"}, out, title="__DATA__")
+    assert _title_and_data(out) == ("__DATA__", {"name": "__TITLE__ __DATA__"})

@@ -32,6 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import texts_command
+
 ARGUMENT_TYPES = {"Person", "Organisation", "Location", "Nationality"}
 ANY = {"Person", "Organisation", "Nationality", "Location"}
 MAPPING = {  # re3d type -> (kg relation, source types, target types, either way round)
@@ -195,20 +197,32 @@ def _local(term: str) -> str:
     return re.sub(r"[^a-z]", "", re.split(r"[#/:]", term)[-1].lower())
 
 
-def graph_assertions(triples: Iterable[tuple]) -> tuple[dict[str, set[str]], list[dict]]:
-    """Entity names and assertions of a graph given as (subject, predicate, object) terms, each a
-    (kind, value) pair as :mod:`kg.eval.score` reads them."""
+def graph_fields(triples: Iterable[tuple], single: set[str], multi: frozenset[str] = frozenset()):
+    """The names (labels) and identifiers of a graph's nodes, and for each node the value of each
+    property of ``single`` and the values of each of ``multi``, by the property's lower-case
+    local name, from (subject, predicate, object) terms as :mod:`kg.eval.score` reads them."""
     names: dict[str, set[str]] = defaultdict(set)
     identifiers: dict[str, str] = {}
-    statements: dict[str, dict] = defaultdict(dict)
+    one: dict[str, dict[str, str]] = defaultdict(dict)
+    many: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for (_, s), (_, p), (okind, o) in triples:
         local = _local(p)
         if local in NAME_PROPERTIES and okind == "literal":
             names[s].add(o)
         elif local == "identifier" and okind == "literal":
             identifiers[s] = o
-        if local in ("subject", "predicate", "object", "startoffset", "endoffset", "wasderivedfrom", "confidence", "rule"):
-            statements[s][local] = o
+        if local in single:
+            one[s][local] = o
+        elif local in multi:
+            many[s][local].append(o)
+    return names, identifiers, one, many
+
+
+def graph_assertions(triples: Iterable[tuple]) -> tuple[dict[str, set[str]], list[dict]]:
+    """Entity names and assertions of a graph given as (subject, predicate, object) terms, each a
+    (kind, value) pair as :mod:`kg.eval.score` reads them."""
+    names, identifiers, statements, _ = graph_fields(triples, {
+        "subject", "predicate", "object", "startoffset", "endoffset", "wasderivedfrom", "confidence", "rule"})
     needed = {"subject", "predicate", "object", "startoffset", "endoffset", "wasderivedfrom"}
     out = []
     for fields in statements.values():
@@ -331,12 +345,7 @@ def write_texts(folder: str | Path, out: str | Path, sources: Iterable[str] | No
 
 def main(argv: list[str]) -> int:
     """``python -m kg.eval.re3d texts FOLDER OUT.jsonl [SOURCE ...]``."""
-    if len(argv) >= 3 and argv[0] == "texts":
-        n = write_texts(argv[1], argv[2], argv[3:] or None)
-        print(f"wrote {n} documents to {argv[2]}")
-        return 0
-    print(main.__doc__, file=sys.stderr)
-    return 2
+    return texts_command(argv, lambda folder, out, *sources: write_texts(folder, out, sources or None), main.__doc__)
 
 
 if __name__ == "__main__":

@@ -352,15 +352,23 @@ def add_entity_patterns(nlp: Language, after: str) -> None:
     """A SpanRuler ``kg_entity_patterns`` after the NER, with the token patterns of
     ontology/entity_patterns.jsonl; what it finds replaces the NER's overlapping names, and the
     pattern's id (an ontology class) stays on the entity as its ``ent_id_``."""
-    import json
-
+    from .. import datafiles
     from ..resources import ontology_file
 
-    lines = ontology_file("entity_patterns.jsonl").read_text(encoding="utf-8").splitlines()
-    patterns = [p for p in map(json.loads, filter(str.strip, lines)) if "pattern" in p]
+    path = ontology_file("entity_patterns.jsonl")
+    rows = datafiles.jsonl(path, datafiles.Fields({}, {"label": str, "id": str, "pattern": list[dict], "note": str}),
+                           check=lambda row: "a pattern needs a 'label' and an 'id'"
+                           if "pattern" in row and not {"label", "id"} <= row.keys() else None)
     ruler = nlp.add_pipe("span_ruler", name="kg_entity_patterns", after=after, config={
         "annotate_ents": True, "overwrite": False, "ents_filter": {"@misc": "kg.titles_trimmed_ents_filter.v1"}})
-    ruler.add_patterns([{k: v for k, v in p.items() if k in ("label", "pattern", "id")} for p in patterns])
+    for number, row in rows:
+        if "pattern" not in row:  # a note
+            continue
+        try:  # one at a time: spaCy's error does not say which pattern
+            ruler.add_patterns([{k: v for k, v in row.items() if k in ("label", "pattern", "id")}])
+        except (ValueError, TypeError) as exc:
+            raise datafiles.problem(path, f"not a token pattern spaCy can use ({str(exc).splitlines()[0]})",
+                                    number) from None
 
 
 LEMMA_TAGS = {"VERB": ("VBD", "VBN", "VB", "VBP", "VBZ", "VBG"), "NOUN": ("NN", "NNS")}

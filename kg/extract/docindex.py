@@ -8,11 +8,13 @@ when no more retokenizing happens.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from spacy.tokens import Doc, Span, Token
 
 from ..records import Mention
 
-CACHE_KEYS = ("kg_tokens", "kg_sents", "kg_children", "kg_roots", "kg_text", "kg_sentences", "kg_ids")
+CACHE_KEYS = ("kg_tokens", "kg_sents", "kg_children", "kg_roots", "kg_text", "kg_sentences", "kg_ids", "kg_breaks")
 
 if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)
@@ -44,6 +46,15 @@ def sentence_numbers(doc: Doc) -> list[int]:
             cached[sent.start:sent.end] = [number] * (sent.end - sent.start)
         doc.user_data["kg_sentences"] = cached
     return cached
+
+
+def paragraph_of(token: Token) -> int:
+    """The number of the paragraph (the text between line breaks) ``token`` is in."""
+    doc = token.doc
+    breaks = doc.user_data.get("kg_breaks")
+    if breaks is None:
+        breaks = doc.user_data["kg_breaks"] = [i for i, c in enumerate(doc.text) if c == "\n"]
+    return bisect_right(breaks, token.idx)
 
 
 def sentence_of(token: Token) -> Span:

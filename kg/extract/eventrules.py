@@ -5,7 +5,6 @@ of events across documents (:mod:`kg.store.events`); imports nothing heavy."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 
@@ -34,8 +33,37 @@ class Acts:
 
 
 @dataclass(frozen=True)
+class Needs:
+    """What an event statement must have (see events.toml [needs])."""
+
+    by_class: dict[str, tuple[frozenset[str], ...]]  # event class -> alternatives, each of roles all filled
+    undertakings: frozenset[str]  # nouns that name no one incident
+    undertaking_roles: frozenset[str]  # one of which such a noun's event needs
+    advocacy: frozenset[str]  # undertakings that are attacks only when armed or military
+    armed: tuple[str, ...]  # classes of kg.ttl that wage armed undertakings
+    military: frozenset[str]  # modifiers that make an undertaking armed
+
+    def met(self, event_class: str, trigger_lemma: str, filled: set[str]) -> bool:
+        if trigger_lemma in self.undertakings and not filled & self.undertaking_roles:
+            return False
+        return any(roles <= filled for roles in self.by_class.get(event_class, (frozenset(),)))
+
+
+@dataclass(frozen=True)
+class Culprits:
+    """The words by which a text names who did an event outside its clause (events.toml [culprits])."""
+
+    blame: frozenset[str]
+    claim: frozenset[str]
+    claim_nouns: frozenset[str]
+    deeds: frozenset[str]
+
+
+@dataclass(frozen=True)
 class EventRules:
     places: tuple[PlaceRole, ...]
+    needs: Needs
+    culprits: Culprits
     doer: str
     simultaneous: frozenset[str]
     earlier: frozenset[str]
@@ -48,7 +76,7 @@ class EventRules:
     undated_pair_days: int
 
 
-_KEYS = {"roles": None, "doer": {"role"}, "time": {"simultaneous", "earlier", "units", "quantities", "range_words"}, "acts": None,
+_KEYS = {"roles": None, "needs": None, "culprits": {"blame", "claim", "claim_nouns", "deeds"}, "doer": {"role"}, "time": {"simultaneous", "earlier", "units", "quantities", "range_words"}, "acts": None,
          "merge": {"rule", "undated_days", "undated_pair_days"}}
 
 
@@ -74,10 +102,10 @@ def parse_rules(data: dict, where: str) -> EventRules:
         return name
 
     places = []
+    classes = {t.name for t in ontology.event_types().values()}
     for name, entry in data["roles"].items():
         if set(entry) != {"prepositions", "types", "describe"}:
             raise fail(f"[roles.{name}] must have exactly describe, prepositions, types")
-        classes = {t.name for t in ontology.event_types().values()}
         odd = sorted(set(entry["types"]) - classes)
         if odd:
             raise fail(f"[roles.{name}] types: {odd[0]!r} is not an event class of kg.ttl ({', '.join(sorted(classes))})")
@@ -93,7 +121,8 @@ def parse_rules(data: dict, where: str) -> EventRules:
         acts[relation] = Acts(frozenset(entry["verbs"]), frozenset(entry["light_verbs"]))
     merge = data["merge"]
     return EventRules(
-        places=tuple(places), doer=role(data["doer"]["role"], "[doer] role"),
+        places=tuple(places), needs=_needs(data["needs"], fail, role, classes),
+        culprits=Culprits(*(frozenset(data["culprits"][k]) for k in ("blame", "claim", "claim_nouns", "deeds"))), doer=role(data["doer"]["role"], "[doer] role"),
         simultaneous=frozenset(data["time"]["simultaneous"]), earlier=frozenset(data["time"]["earlier"]),
         units=frozenset(data["time"]["units"]), quantities=frozenset(data["time"]["quantities"]),
         range_words=frozenset(data["time"]["range_words"]),
@@ -101,11 +130,31 @@ def parse_rules(data: dict, where: str) -> EventRules:
         undated_pair_days=int(merge["undated_pair_days"]))
 
 
+def _needs(data: dict, fail, role, classes: set[str]) -> Needs:
+    undertaking = data.get("undertaking", {})
+    keys = {"nouns", "roles", "advocacy", "armed", "military"}
+    if set(undertaking) != keys:
+        raise fail(f"[needs.undertaking] must have exactly {', '.join(sorted(keys))}")
+    odd = sorted(set(undertaking["armed"]) - set(ontology.superclasses()))
+    if odd:
+        raise fail(f"[needs.undertaking] armed: {odd[0]!r} is not a class of kg.ttl")
+    by_class = {}
+    for name, alternatives in data.items():
+        if name == "undertaking":
+            continue
+        if name not in classes:
+            raise fail(f"[needs] {name!r} is not an event class of kg.ttl ({', '.join(sorted(classes))})")
+        if not isinstance(alternatives, list) or not all(isinstance(a, list) and a for a in alternatives):
+            raise fail(f"[needs] {name}: a list of lists of role types")
+        by_class[name] = tuple(frozenset(role(r, f"[needs] {name}") for r in a) for a in alternatives)
+    return Needs(by_class, frozenset(undertaking["nouns"]),
+                 frozenset(role(r, "[needs.undertaking] roles") for r in undertaking["roles"]),
+                 frozenset(undertaking["advocacy"]), tuple(undertaking["armed"]), frozenset(undertaking["military"]))
+
+
 @cache
 def load_rules() -> EventRules:
+    from ..datafiles import toml
+
     path = ontology_file("events.toml")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: {exc}") from None
-    return parse_rules(data, str(path))
+    return parse_rules(toml(path), str(path))

@@ -14,10 +14,13 @@ attack", "agreed a ceasefire on Sunday"), else the clause it completes ("prepare
 escort"), else a clause that happens with it ("captured when it overran Arsal in 2014"), else the
 document's date, marked as such.
 
-A trigger whose rule finds only one side ("the 2014 attack on Arsal", "bomb attacks struck an
-area in south Beirut") is still an event, typed by the first rule it fires, as long as it has a
-participant besides an agent (or parties, for a ceasefire); negated and hypothetical triggers
-are not, as for the relations.
+A trigger whose rules find only one side ("the 2014 attack on Arsal", "bomb attacks struck an
+area in south Beirut") is still an event, typed by the first rule it fires (with what each of that
+type's rules finds), as long as it has the participants its class needs (ontology/events.toml
+[needs]: a capture captures something, an attack has an attacker, a target or a place); negated
+and hypothetical triggers are not, as for the relations. Who did it may be named outside the
+trigger's clause ("blamed X for the bombing", "X claimed responsibility for the attack"); one
+event told by a noun and its verb ("Russian strikes hit Idlib") is one statement.
 """
 
 from __future__ import annotations
@@ -26,13 +29,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .. import ontology
+from ..dates import YEAR
 from ..records import Document, Event, EventTime, Role
 from . import timex
-from .docindex import children, sentence_of, span_text
+from .docindex import children, paragraph_of, sentence_of, span_text
 from .eventrules import EventRules, load_rules
 from .relations import DOUBT, Reading
-from .relations.parse import lemma, light_verb, pos, prep_objects, subjects
+from .relations.parse import forms, lemma, light_verb, pos, prep_objects, subjects
 from .relations.polarity import polarity, reporter
+from .words import load_words
 
 
 @dataclass
@@ -45,6 +50,7 @@ class _Frame:
     roles: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     descriptions: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     facts: list[tuple[str, str, str]] = field(default_factory=list)
+    refers_to: _Frame | None = None  # the earlier statement of the same event ("the attack", "it")
 
     def add(self, role: str, keys) -> None:
         taken = {k for ks in self.roles.values() for k in ks}
@@ -64,7 +70,7 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
         kept[(f.trigger, f.rule.id)].append(f)
     asserted_at = {f.trigger for f in reading.kept if f.rule.relation in types}
     frames: dict[tuple[int, str], _Frame] = {}
-    one_sided: set[int] = set()
+    one_sided: dict[int, str] = {}
     for token, rule in reading.fired:
         kind = types.get(rule.relation)
         if kind is None or (rule.relation in rules.acts and not _is_act(token, rules.acts[rule.relation])):
@@ -72,10 +78,9 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
         found = kept.get((token.i, rule.id), [])
         if found:
             subjects_, objects = [f.subject for f in found], [f.object for f in found]
-        elif token.i in asserted_at or token.i in one_sided:
+        elif token.i in asserted_at or one_sided.setdefault(token.i, kind.name) != kind.name:
             continue  # the token's event is typed by the rule that found both sides, or its first rule
         else:
-            one_sided.add(token.i)
             if polarity(token, rule.light_verbs) not in (("asserted", "attempted") if rule.attempts else ("asserted",)):
                 continue
             subjects_, objects = reading.arguments(token, rule)
@@ -87,9 +92,20 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
         _doer(frame, types, rules, ctx)
         _places(frame, rules, ctx)
     _places_of_simultaneous_clauses(frames, rules, ctx)
-    kept_frames = [frame for _, frame in sorted(frames.items(), key=lambda kv: kv[0]) if _enough(frame, types, rules)]
+    _merge_nouns_into_their_verbs(frames)
+    for key in [k for k, frame in frames.items() if _habitual(frame.trigger)]:
+        del frames[key]
+    _merge_references(frames, ctx)
+    _pronoun_references(frames, rules, ctx)
+    kept_frames = [frame for _, frame in sorted(frames.items(), key=lambda kv: kv[0]) if _enough(frame, rules, ctx)]
     anchored = _anchored(ctx.doc, {i for i, _ in frames}) if kept_frames else {}
-    return [_event(frame, document, _time(frame.trigger, anchored, document, rules), ctx) for frame in kept_frames]
+    times: dict[int, EventTime | None] = {}
+    for frame in kept_frames:
+        time = _time(frame.trigger, anchored, document, rules)
+        if (time is None or time.from_document) and frame.refers_to is not None:
+            time = times.get(id(frame.refers_to), time)  # the time of the event it refers to
+        times[id(frame)] = time
+    return [_event(frame, document, times[id(frame)], ctx) for frame in kept_frames]
 
 
 def _is_act(token, acts) -> bool:
@@ -105,11 +121,88 @@ def _doer(frame: _Frame, types, rules: EventRules, ctx) -> None:
     by-phrase of a noun ("the evacuation of civilians by the army"; not the subject of the verb
     it is the object of: "IS agreed to an evacuation" is not IS moving others)."""
     kind = next(t for t in types.values() if t.name == frame.type)
-    if rules.doer in (kind.subject_role, kind.object_role):
-        return
     token = frame.trigger
-    heads = subjects(token) if pos(token) == "VERB" else prep_objects(token, "by") if pos(token) == "NOUN" else []
-    frame.add(rules.doer, [k for t in heads for k in ctx.entities_of(t) if ontology.is_a(ctx.type_of(k), "Agent")])
+    if rules.doer not in (kind.subject_role, kind.object_role):
+        heads = subjects(token) if pos(token) == "VERB" else prep_objects(token, "by") if pos(token) == "NOUN" else []
+        frame.add(rules.doer, _agents(heads, ctx))
+    if not frame.roles.get(rules.doer):
+        frame.add(rules.doer, _agents(_culprits(token, rules.culprits), ctx))
+
+
+def _agents(tokens, ctx) -> list[str]:
+    return [k for t in tokens for k in ctx.entities_of(t) if ontology.is_a(ctx.type_of(k), "Agent")]
+
+
+def _culprits(trigger, words) -> list:
+    """Whom the sentence holds to account for the event or who claims it, outside the trigger's
+    own clause (events.toml [culprits]): "blamed X for the bombing", "X was charged with
+    masterminding the attacks", "X claimed responsibility for the attack", "X claimed the
+    bombing", "a man accused of planning the attack"."""
+    for clause in (c for c in children(trigger) if c.dep_ in ("relcl", "acl") and forms(c) & (words.deeds | words.claim)):
+        found = [s for s in subjects(clause) if s.lower_ not in load_words().relative_pronouns]
+        if found:
+            return found  # "the bombing, which was carried out by X"; "the attack X claimed"
+    if trigger.dep_ in ("nsubj", "nsubjpass"):  # "the attack is believed to have been carried out by X"
+        for clause in (c for c in children(trigger.head) if c.dep_ == "xcomp" and forms(c) & words.deeds):
+            found = subjects(clause)
+            if found:
+                return found
+    t = trigger
+    while t.head.i != t.i:
+        if t.dep_ == "pobj" or (t.dep_ == "dobj" and pos(t.head) == "VERB"):
+            head = t.head.head if t.dep_ == "pobj" else t.head
+        elif t.dep_ == "prep" or (t.dep_ in ("pcomp", "xcomp") and forms(t) & words.deeds):
+            t = t.head
+            continue
+        else:
+            return []
+        if lemma(head) in words.claim_nouns and head.dep_ == "dobj" and lemma(head.head) in words.claim:
+            return subjects(head.head)
+        if pos(head) != "VERB" and head.pos_ != "AUX":
+            return []
+        if lemma(head) in words.claim and t.dep_ == "dobj" and t.i == trigger.i:
+            return subjects(head)
+        if lemma(head) in words.blame and (t.dep_ == "pobj" or forms(t) & words.deeds):
+            passive = [c for c in children(head) if c.dep_ == "nsubjpass"]
+            if passive:
+                return passive
+            if head.dep_ == "acl" and head.tag_ == "VBN":
+                return [head.head]  # "a man accused of the attack"
+            return [c for c in children(head) if c.dep_ == "dobj"]
+        if not forms(head) & words.deeds:
+            return []
+        t = head
+    return []
+
+
+def _merge_nouns_into_their_verbs(frames: dict[tuple[int, str], _Frame]) -> None:
+    """One event told by a noun and the verb it is the subject or object of ("Russian strikes hit
+    Idlib", "X exploded a car bomb": the verb's statement, with the noun's participants too), or
+    by a noun and its relative clause ("the attack that killed X": the noun's), or by a noun
+    modifying another ("the IRA bombing campaign": the campaign's; "attack helicopters" tell
+    none)."""
+    for (i, type_), frame in sorted(frames.items(), key=lambda kv: kv[0][0]):
+        token = frame.trigger
+        other = frames.get((token.head.i, type_))
+        if pos(token) == "NOUN" and token.dep_ == "compound" and other is None and (i, type_) in frames:
+            del frames[(i, type_)]  # a kind of thing, not an event: "attack helicopters", "a strike force"
+            continue
+        if other is None or (i, type_) not in frames:
+            continue
+        if pos(token) == "NOUN" and token.dep_ in ("nsubj", "nsubjpass", "dobj") and pos(other.trigger) == "VERB":
+            into = other  # the verb's statement, with the noun's participants too
+        elif pos(token) == "NOUN" and token.dep_ == "compound" and pos(other.trigger) == "NOUN":
+            into = other  # "the IRA bombing campaign": the campaign's
+        elif pos(token) == "VERB" and token.dep_ in ("relcl", "acl") and pos(other.trigger) == "NOUN":
+            into = other  # "the attack that killed X": the noun's
+        else:
+            continue
+        for role, keys in frame.roles.items():
+            into.add(role, keys)
+        for role, words in frame.descriptions.items():
+            into.descriptions[role].extend(w for w in words if w not in into.descriptions[role])
+        into.facts.extend(frame.facts)
+        del frames[(i, type_)]
 
 
 def _places(frame: _Frame, rules: EventRules, ctx) -> None:
@@ -125,13 +218,40 @@ def _places(frame: _Frame, rules: EventRules, ctx) -> None:
             for token in (t for h in holders for t in prep_objects(h, preposition)):
                 if _qualifies(token, frame, ctx):
                     continue
-                found = [k for k in ctx.entities_of(token) if ontology.is_a(ctx.type_of(k), "Location")]
+                found = _places_in(token, place.prepositions, ctx)
                 keys.extend(found)
                 if not found and place.describe and pos(token) == "NOUN":
                     words.append(_phrase(token))
+        if not keys and not place.describe:  # "the bombing of a church in Jolo": where its target was
+            for token in (t for h in _targets(frame.trigger, ctx) for t in [h]):
+                keys.extend(_places_in(token, place.prepositions, ctx, itself=False))
         frame.add(place.role, keys)
         if not frame.roles.get(place.role):
             frame.descriptions[place.role].extend(w for w in words if w not in frame.descriptions[place.role])
+
+
+def _places_in(token, prepositions, ctx, itself: bool = True) -> list[str]:
+    """The places ``token`` names, or, where it names none ("a market in Quetta", "a police
+    station near Kandahar"), those its own prepositions name, two levels down at most."""
+    found = [k for k in ctx.entities_of(token) if ontology.is_a(ctx.type_of(k), "Location")] if itself else []
+    if found or ctx.entities_of(token) and itself:
+        return found
+    for _ in range(2):
+        inner = [o for p in prepositions for o in prep_objects(token, p)]
+        for o in inner:
+            found += [k for k in ctx.entities_of(o) if ontology.is_a(ctx.type_of(k), "Location")]
+        if found or not inner or any(ctx.entities_of(o) for o in inner):
+            return found
+        token = inner[0]
+    return found
+
+
+def _targets(trigger, ctx) -> list:
+    """The unnamed things an event noun is done to ("the bombing of a church", "an attack on a
+    hotel") or a verb's object ("bombed a mosque"): the places where they are are the event's."""
+    if pos(trigger) == "NOUN":
+        return [o for p in ("of", "on", "against", "at") for o in prep_objects(trigger, p) if not ctx.entities_of(o)]
+    return [c for c in children(trigger) if c.dep_ in ("dobj", "nsubjpass") and not ctx.entities_of(c)]
 
 
 def _place_holders(trigger) -> list:
@@ -178,17 +298,100 @@ def _places_of_simultaneous_clauses(frames: dict[tuple[int, str], _Frame], rules
                 frame.add(location, [k for k in sorted(other.entities()) if ontology.is_a(ctx.type_of(k), "Location")])
 
 
-def _enough(frame: _Frame, types, rules: EventRules) -> bool:
-    """An event needs a participant besides whoever acts ("Syria's civil war" names no one it
-    is fought against), except one whose parties are all agents (a ceasefire)."""
-    kind = next(t for t in types.values() if t.name == frame.type)
-    if kind.subject_role == kind.object_role:
-        return bool(frame.entities())
-    return any(keys for role, keys in frame.roles.items() if role != rules.doer)
+def _habitual(trigger) -> bool:
+    """A verb in the simple present outside a headline states what happens, not an event:
+    "insurgents who continue to ambush convoys", "the militia clashes with the army" (a headline's
+    present, "Militants attack convoy", tells one). Climbs complements to the finite verb."""
+    verb = trigger
+    while verb.dep_ in ("xcomp", "conj") and verb.head.i != verb.i and verb.head.pos_ in ("VERB", "AUX"):
+        verb = verb.head
+    if pos(trigger) != "VERB" or verb.tag_ not in ("VBZ", "VBP"):
+        return False
+    if any(c.dep_ in ("aux", "auxpass") for c in children(verb)):
+        return False
+    sentence = sentence_of(trigger)
+    return span_text(sentence).rstrip()[-1:] in (".", "!", "?", '"', "\u201d")
+
+
+DEFINITE = {"the", "this", "that", "these", "those"}
+
+
+def _merge_references(frames: dict[tuple[int, str], _Frame], ctx) -> None:
+    """A definite event noun in a later sentence ("An explosion killed twelve in Kabul. The
+    Taliban claimed the attack.") tells the event an earlier statement of its class told, unless
+    their participants differ. Saying nothing new, it is that statement; naming a participant
+    ("the Taliban claimed"), each statement has what both say."""
+    earlier: list[_Frame] = []
+    for key, frame in sorted(frames.items(), key=lambda kv: kv[0][0]):
+        token = frame.trigger
+        same = [f for f in earlier if f.type == frame.type and sentence_of(f.trigger).start != sentence_of(token).start]
+        if pos(token) == "NOUN" and same and any(c.dep_ == "det" and c.lower_ in DEFINITE for c in children(token)) \
+                and not any(c.dep_ in ("nummod", "amod") and c.like_num for c in children(token)):
+            into = same[-1]
+            if all(not frame.roles.get(role) or not into.roles.get(role) or set(frame.roles[role]) & set(into.roles[role])
+                   for role in set(frame.roles) | set(into.roles)):
+                news = {role: keys for role, keys in frame.roles.items() if set(keys) - set(into.roles.get(role, ()))}
+                for role, keys in news.items():
+                    into.add(role, keys)
+                if not news:  # it says nothing the first did: the first's statement
+                    into.facts.extend(frame.facts)
+                    del frames[key]
+                    continue
+                for role, keys in list(into.roles.items()):  # a statement of its own, of the same event
+                    frame.add(role, keys)
+                frame.refers_to = into
+        earlier.append(frame)
+
+
+PRONOUNS = {"it", "this", "that", "they", "these", "those", "which"}
+
+
+def _pronoun_references(frames: dict[tuple[int, str], _Frame], rules: EventRules, ctx) -> None:
+    """"A car bomb exploded in Madrid. It was carried out by ETA.": a verb of `deeds` or `claim`
+    (events.toml [culprits]) whose object is a pronoun tells who did the event last stated
+    before it; a statement of that event in its own sentence, with its doer."""
+    if not frames:
+        return
+    words = rules.culprits
+    ordered = sorted(frames.values(), key=lambda f: f.trigger.i)
+    for verb in ctx.doc:
+        if pos(verb) != "VERB" or not forms(verb) & (words.deeds | words.claim) or (verb.i, "") in frames:
+            continue
+        done_to = [c for c in children(verb) if c.dep_ in ("nsubjpass", "dobj")]
+        if not done_to and verb.dep_ == "xcomp":  # "it is believed to have been carried out by X"
+            done_to = [c for c in children(verb.head) if c.dep_ in ("nsubjpass", "nsubj")]
+        if not any(c.lower_ in PRONOUNS for c in done_to):
+            continue
+        if verb.dep_ == "relcl" and any(f.trigger.i == verb.head.i for f in frames.values()):
+            continue  # "the bombing, which X carried out": the bombing's (see _culprits)
+        before = [f for f in ordered if f.trigger.i < verb.i]
+        doers = _agents(subjects(verb), ctx)
+        if not before or not doers or polarity(verb) != "asserted":
+            continue
+        told = before[-1]
+        told.add(rules.doer, doers)
+        frame = _Frame(told.type, verb, told.rule, refers_to=told)
+        for role, keys in told.roles.items():
+            frame.add(role, keys)
+        frames[(verb.i, told.type)] = frame
+
+
+def _enough(frame: _Frame, rules: EventRules, ctx) -> bool:
+    """Whether the trigger has the participants its event class needs (events.toml [needs]): a
+    capture of nothing, or a war waged against no one, is not an event."""
+    filled = {role for role, keys in frame.roles.items() if keys}
+    needs, trigger = rules.needs, frame.trigger
+    if frame.type == "Attack" and lemma(trigger) in needs.advocacy and not (
+            any(c.dep_ in ("amod", "compound") and c.lower_ in needs.military for c in children(trigger))
+            or any(ontology.fits(ctx.type_of(k), needs.armed) for k in frame.roles.get(rules.doer, ()))):
+        return False  # "a campaign against the death penalty"
+    return needs.met(frame.type, lemma(trigger), filled)
 
 
 def _event(frame: _Frame, document: Document, time: EventTime | None, ctx) -> Event:
     token, rule = frame.trigger, frame.rule
+    if rule.only_with_light_verb and pos(token) == "NOUN":  # "exploded a car bomb": told by "exploded"
+        token = light_verb(token, rule.light_verbs) or (token.head if token.dep_ in ("nsubj", "nsubjpass") else token)
     sentence = sentence_of(token)
     reported_by, doubtful = reporter(ctx, token)
     roles = [Role(role, key) for role, keys in frame.roles.items() for key in keys]
@@ -213,7 +416,26 @@ def _time(trigger, anchored: dict[int, list], document: Document, rules: EventRu
             time = timex.read(span, document.date, rules)
             if time is not None:
                 return time
-    return timex.document_time(document.date)
+    return _told_before(trigger, anchored, document, rules) or timex.document_time(document.date)
+
+
+def _told_before(trigger, anchored: dict[int, list], document: Document, rules: EventRules) -> EventTime | None:
+    """The date (a day or a month, not a bare year) a clause of the sentence before, in the same
+    paragraph, gives: "On Sunday, rebels seized the airport. They also took the town." The
+    narrative goes on at the time it set."""
+    own = sentence_of(trigger)
+    if own.start == 0:
+        return None
+    before = sentence_of(trigger.doc[own.start - 1])
+    if paragraph_of(before[0]) != paragraph_of(trigger):
+        return None
+    spans = sorted((s for spans in anchored.values() for s in spans if before.start <= s.start < own.start),
+                   key=lambda s: -s.start)
+    for span in spans:
+        time = timex.read(span, document.date, rules)
+        if time is not None and time.date.precision != YEAR:
+            return time
+    return None
 
 
 def _anchored(doc, triggers: set[int]) -> dict[int, list]:

@@ -10,15 +10,14 @@ built from :meth:`Gazetteer.patterns` (see :mod:`kg.extract.components`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import astuple, dataclass, field
 from functools import cache, cached_property
 
-from .. import ontology
+from .. import datafiles, ontology
 from ..cache import cached
-from ..ontology import is_a
 from ..errors import DataError
 from ..names import match_key, reads_as_date
+from ..ontology import is_a
 from ..resources import ontology_file
 from .words import Words, load_words
 
@@ -116,20 +115,22 @@ def read_entries(path) -> dict[str, Entry]:
     """The entries of a gazetteer file; a bad line is an error naming the file, the line and the problem."""
     classes = ontology.superclasses()
     entries: dict[str, Entry] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            raw = json.loads(line)
-            entry = Entry(raw["id"], raw["label"], raw["type"], tuple(raw.get("aliases", ())),
-                          tuple(raw.get("demonyms", ())), tuple(raw.get("descriptors", ())), raw.get("country"),
-                          raw.get("source", "gazetteer"))
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise DataError(f"{path}:{number}: bad gazetteer entry ({exc})") from exc
+    for number, raw in datafiles.jsonl(path, _ENTRY):
+        entry = Entry(raw["id"], raw["label"], raw["type"], tuple(raw.get("aliases", ())),
+                      tuple(raw.get("demonyms", ())), tuple(raw.get("descriptors", ())), raw.get("country"),
+                      raw.get("source", "gazetteer"))
         if entry.type not in classes:
             raise DataError(f"{path}:{number}: type {entry.type!r} is not a class of ontology/kg.ttl")
         entries[entry.id] = entry
     return entries
+
+
+_NAMES = {"aliases": list[str], "demonyms": list[str], "country": str}
+_ENTRY = datafiles.Fields({"id": str, "label": str, "type": str},
+                          {**_NAMES, "descriptors": list[str], "source": str})
+_ACTOR = datafiles.Fields({"id": str, "label": str, "type": str, "source": str}, {**_NAMES, "gazetteer": str})
+_PERSON = datafiles.Fields({"id": str, "label": str},
+                           {"aliases": list[str], "country": str, "gazetteer": str, "roles": list[str]})
 
 
 def _spelling_of(alias: str, entry: Entry, places: frozenset[str]) -> bool:
@@ -158,8 +159,7 @@ def dictionary_entries(hand: dict[str, Entry], path) -> dict[str, Entry]:
     out: dict[str, Entry] = {}
     places = frozenset(match_key(e.label) for e in hand.values() if is_a(e.type, "Location"))
     by_key = {match_key(n): e.id for e in hand.values() for n in (e.label, *e.aliases)}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        raw = json.loads(line)
+    for _, raw in datafiles.jsonl(path, _ACTOR):
         if raw["type"] not in DICTIONARY_TYPES or "," in raw["label"] or reads_as_date(raw["label"]):
             continue  # "May 15" (the 15 May Organization) would take every date for the group
         # linked by the generator, or named like a hand-written entry ("United States Military")
@@ -184,8 +184,7 @@ def governing_persons() -> dict[str, str]:
     ontology/petrarch/persons.jsonl), by the person's gazetteer id and by the match keys of their
     names: "the Asad regime" is Syria's government."""
     out: dict[str, str] = {}
-    for line in ontology_file("petrarch/persons.jsonl").read_text(encoding="utf-8").splitlines():
-        raw = json.loads(line)
+    for _, raw in datafiles.jsonl(ontology_file("petrarch/persons.jsonl"), _PERSON):
         country = raw.get("country")
         if not country or not any(r.split()[0].endswith("GOV") for r in raw.get("roles", ())):
             continue

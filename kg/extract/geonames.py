@@ -22,7 +22,9 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
+from ..datafiles import Fields, jsonl
 from ..names import iri_key, match_key
 from ..resources import ontology_file
 
@@ -125,11 +127,20 @@ def generate() -> list[dict]:
     return rows
 
 
+def place_rows() -> list[dict]:
+    """The rows of ontology/places.jsonl, checked (:func:`kg.datafiles.jsonl`): a town has its keys."""
+    rows = jsonl(ontology_file("places.jsonl"),
+                 Fields({"id": int, "name": str, "country": str, "kind": Literal["country", "town"], "population": int},
+                        {"lat": float, "lon": float, "keys": list[str]}),
+                 check=lambda row: "a town needs its 'keys'" if row["kind"] == "town" and "keys" not in row else None)
+    return [row for _, row in rows]
+
+
 @cache
 def load_places() -> Places:
     countries: dict[str, Place] = {}
     country_by_key: dict[str, str] = {}
-    rows = [json.loads(line) for line in ontology_file("places.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = place_rows()
     rows.sort(key=lambda row: -row["population"])  # stable: the file's order among equals
     # a town's own name before another town's alternate name, each the most populous first
     # (appending in population order instead of sorting 48k keys: a third of the start-up time)

@@ -10,18 +10,18 @@ the rule first fires.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
-from .. import ontology
+from .. import datafiles, ontology
 from ..errors import DataError
 from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location", "unit", "stance")
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
-          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note"}
+          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 
 
@@ -45,6 +45,9 @@ class Rule:
     subject_types: tuple[str, ...] = ()  # narrower than the relation's domain, for this rule only
     object_types: tuple[str, ...] = ()
     attempts: bool = False  # an attempt states the relation ("tried to seize X from Y": fought Y)
+    # the trigger fires only as the object or subject of one of its light verbs ("took a hard line
+    # against X" is no defensive line; "a bomb" is an attack only where it is exploded or goes off)
+    only_with_light_verb: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,10 +66,8 @@ class Lexicon:
 def dictionary_entries() -> tuple[dict, ...]:
     """The verbs of PETRARCH2's CAMEO dictionary as kg derived them (ontology/petrarch/verbs.jsonl):
     lemma, relation, codes, whether the verb says it alone."""
-    import json
-
-    lines = ontology_file("petrarch/verbs.jsonl").read_text(encoding="utf-8").splitlines()
-    return tuple(json.loads(line) for line in lines if line.strip())
+    verbs = datafiles.Fields({"lemma": str, "relation": str, "alone": bool}, {"codes": list[str]})
+    return tuple(raw for _, raw in datafiles.jsonl(ontology_file("petrarch/verbs.jsonl"), verbs))
 
 
 @cache
@@ -114,6 +115,9 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
         seen.add(rule_id)
         if set(raw) - FIELDS:
             fail(f"unknown field {', '.join(sorted(set(raw) - FIELDS))} (known: {', '.join(sorted(FIELDS))})")
+        wrong = _rule_fields().problem(raw)
+        if wrong:
+            fail(wrong)
         if raw.get("relation") not in relations:
             fail(f"relation {raw.get('relation')!r} is not a relation of ontology/kg.ttl "
                  f"({', '.join(relations)})")
@@ -149,12 +153,28 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             pairs=tuple(raw.get("pairs", ())), light_verbs=frozenset(raw.get("light_verbs", ())),
             confidence=float(confidence), pair_subjects=bool(raw.get("pair_subjects", False)),
             subject_types=tuple(raw.get("subject_types", ())), object_types=tuple(raw.get("object_types", ())),
-            attempts=bool(raw.get("attempts", False)),
+            attempts=bool(raw.get("attempts", False)), only_with_light_verb=bool(raw.get("only_with_light_verb", False)),
         ))
+    if not rules:
+        raise LexiconError(f"{where}: no rules (kg finds no relation without them; copy kg's own lexicon.toml)")
     return Lexicon(tuple(rules))
+
+
+@cache
+def _rule_fields() -> datafiles.Fields:
+    """What each field of a rule holds, from :class:`Rule`'s types: a list for a set or a tuple, a
+    number, true or false, a string; the fields that are no attribute of a rule are lists of
+    words (lemma_sets, exclude), but for the note."""
+    types = {f.name: f.type for f in fields(Rule)}
+    specs: dict[str, datafiles.Spec] = {}
+    for name in sorted(FIELDS):
+        type_ = types.get(name, "str" if name == "note" else "frozenset[str]")
+        specs[name] = ({"bool": bool, "float": float}.get(type_)
+                       or (list[str] if type_.startswith(("frozenset", "tuple")) else str))
+    return datafiles.Fields({}, specs)
 
 
 @cache
 def load_lexicon(path: Path | None = None) -> Lexicon:
     path = path or ontology_file("lexicon.toml")
-    return parse_lexicon(path.read_text(encoding="utf-8"), str(path))
+    return parse_lexicon(datafiles.text(path), str(path))

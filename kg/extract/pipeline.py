@@ -9,8 +9,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..errors import KGError
 from ..machine import available_cores, available_memory
-from ..records import SURFACE_ONLY, Document, DocumentGraph, Extraction
+from ..records import SURFACE_ONLY, Document, DocumentGraph, Entity, Extraction
 
 if TYPE_CHECKING:
     from .relations import Extractor
@@ -53,15 +54,103 @@ def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[E
     from .relations import Extractor
 
     extractor = Extractor()
+    source = iter(documents)
     waiting: deque[Document] = deque()  # read from the input, not yet out of the parser
 
     def texts() -> Iterator[str]:
-        for document in documents:
+        for document in source:
             waiting.append(document)
-            yield document.text
+            yield "" if len(document.text) > LONG else document.text  # a long one: in pieces, below
 
-    for doc in nlp.parse(texts(), n_process=n_process):
-        yield extract(doc, waiting.popleft(), extractor)
+    while True:
+        parsed = nlp.parse(texts(), n_process=n_process)
+        while True:
+            try:
+                doc = next(parsed)
+            except StopIteration:
+                return
+            except KGError:  # kg's own data or set-up: every document's problem, the build's error
+                raise
+            except Exception:  # the parser failed on one of the texts it held: each alone
+                held = list(waiting)
+                waiting.clear()
+                if not held:  # it failed before reading any text: the parser's own failure
+                    raise
+                for document in held:
+                    yield in_pieces(document, extractor) if len(document.text) > LONG else _alone(document, extractor)
+                break  # and a new parser for the rest
+            document = waiting.popleft()
+            yield in_pieces(document, extractor) if len(document.text) > LONG else isolated(doc, document, extractor)
+
+
+LONG = 50_000  # characters: a longer article is parsed and extracted a paragraph group at a time
+
+
+def in_pieces(document: Document, extractor: Extractor) -> Extraction:
+    """A long article read a group of paragraphs at a time (:func:`kg.extract.nlp.pieces`), so
+    that memory holds one piece's parse, not the article's: each piece is extracted as the
+    document (its date, its id) and the pieces' entities, facts and events joined, at their
+    offsets in the whole text. Entity keys are the same in every piece (names, the gazetteer); a
+    pronoun or a short form at a piece's start does not reach back into the piece before."""
+    from dataclasses import replace
+
+    from . import nlp
+
+    results, offset = [], 0
+    for piece in nlp.pieces(document.text, LONG):
+        part = _alone(replace(document, text=piece), extractor)
+        if part.error is not None:
+            return replace(part, document=document)
+        results.append((offset, part))
+        offset += len(piece)
+    return joined(document, results)
+
+
+def joined(document: Document, parts: list[tuple[int, Extraction]]) -> Extraction:
+    """One extraction of the pieces of a document, each given with its offset in the text."""
+    from dataclasses import replace
+
+    entities: dict[str, Entity] = {}
+    assertions, events = [], []
+    for offset, part in parts:
+        for e in part.entities:
+            seen = entities.get(e.key)
+            entities[e.key] = e if seen is None else replace(
+                seen, aliases=seen.aliases | e.aliases, merge_rules=tuple(dict.fromkeys(seen.merge_rules + e.merge_rules)))
+        assertions += [replace(a, start_char=a.start_char + offset, end_char=a.end_char + offset) for a in part.assertions]
+        events += [replace(e, trigger_start=e.trigger_start + offset, trigger_end=e.trigger_end + offset,
+                           start_char=e.start_char + offset, end_char=e.end_char + offset) for e in part.events]
+    return Extraction(document=document, entities=tuple(entities.values()), assertions=tuple(assertions),
+                      events=tuple(events))
+
+
+def isolated(doc, document: Document, extractor: Extractor) -> Extraction:
+    """:func:`extract`, where whatever one document raises is that document's error, not its
+    batch's: the build reports it as an input that failed and writes the others."""
+    try:
+        return extract(doc, document, extractor)
+    except KGError:  # a data file of kg, not the text: the build's error
+        raise
+    except Exception as exc:  # noqa: BLE001  (any bug a text finds must cost that text only)
+        return failed(document, exc)
+
+
+def _alone(document: Document, extractor: Extractor) -> Extraction:
+    from . import nlp
+
+    try:
+        (doc,) = nlp.parse([document.text])
+    except KGError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        return failed(document, exc)
+    return isolated(doc, document, extractor)
+
+
+def failed(document: Document, exc: BaseException) -> Extraction:
+    message = " ".join(str(exc).split())[:200]
+    return Extraction(document=document, entities=(), assertions=(),
+                      error=f"extraction failed ({type(exc).__name__}{': ' + message if message else ''})")
 
 
 def extract_graphs(documents: Iterable[Document], n_process: int = 1) -> Iterator[DocumentGraph]:
@@ -73,6 +162,8 @@ def extract_graphs(documents: Iterable[Document], n_process: int = 1) -> Iterato
 
 def extract_batch(documents: list[Document]) -> list[DocumentGraph]:
     """Parse, extract and serialize a batch in this process (the task a worker process runs)."""
+    if _start_error is not None:  # the worker could not load what it needs: the build's error
+        raise _start_error
     return list(extract_graphs(documents))
 
 
@@ -218,6 +309,9 @@ class AutoPool:
             self.pool.__exit__(*exc)
 
 
+_start_error: Exception | None = None  # what a worker's start raised (see _warm_up)
+
+
 def _warm_up() -> None:
     """Load the model, the gazetteer and the places once per worker, before the first batch, and
     take them out of the garbage collector's view: they live as long as the worker, and each full
@@ -229,7 +323,12 @@ def _warm_up() -> None:
     from .geonames import load_places
     from .relations import Extractor
 
-    nlp.load()
-    load_places()
-    Extractor()
+    global _start_error
+    try:
+        nlp.load()
+        load_places()
+        Extractor()
+    except Exception as exc:  # noqa: BLE001  raised from the first task: a pool restarts a worker whose start fails, forever
+        _start_error = exc
+        return
     gc.freeze()

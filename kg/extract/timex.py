@@ -13,16 +13,22 @@ war", "for years", "24 hours") are not times (ontology/events.toml lists the wor
 A document without a day-precise date counts from the last time with a year its text has stated
 ("The offensive launched on 12 May 2016. On 16 May, ..." is 16 May 2016), or else dates only
 expressions with a year ("in 2014", read by :func:`kg.dates.parse_date`); nothing is guessed
-from today.
+from today. A day or month without its year takes the year its paragraph set, where it set one,
+before the document's. A year that names another event ("the 1992 war", "since 2011") sets no
+year for what follows. Those anchors are read once per document and found by bisection, so a
+long article costs time linear in its length.
 """
 
 from __future__ import annotations
 
+import calendar
+from bisect import bisect_left
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 from ..dates import DATE, DATE_TIME, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
 from ..records import EventTime
+from .docindex import paragraph_of
 from .eventrules import EventRules, load_rules
 
 LABELS = ("DATE", "TIME")
@@ -47,6 +53,8 @@ def read(span, document_date: ParsedDate | None, rules: EventRules | None = None
     base = _base(document_date)
     if base is None:  # no day to count from: the narrative's own last date with a year, if any
         base = _narrative(span, rules)
+    elif _without_year(span):  # "on 16 May" after "the offensive began on 12 May 2016" in its paragraph
+        base = _narrative(span, rules, same_paragraph=True) or base
     cut = next((t.i for t in span[1:-1] if t.lower_ in rules.range_words), None)
     if cut is not None:  # "from April to October 2015": the year both ends share
         end = _first_reading(span.doc[cut + 1:span.end], base, rules)
@@ -113,16 +121,55 @@ def _readings(span) -> list[str]:
     return [text for text in dict.fromkeys(out) if text]
 
 
-def _narrative(span, rules: EventRules) -> _Narrative | None:
+def _narrative(span, rules: EventRules, same_paragraph: bool = False) -> _Narrative | None:
     """The last time with a year stated before ``span`` ("The offensive launched on 12 May 2016.
-    On 16 May, ..."): what a text without a date of its own counts its days and months from."""
-    for other in reversed([e for e in expressions(span.doc) if e.start < span.start]):
-        if not _measures(other, rules):
-            found = _first_reading(other, None, rules)
+    On 16 May, ..."), in its paragraph if ``same_paragraph``: what a text counts its days and
+    months from. A year that names another event ("the 1992 war", "since 2011") sets no narrative.
+    Found by bisection in the document's anchors, read once (:func:`_anchors`)."""
+    starts, anchors = _anchors(span.doc, rules)
+    i = bisect_left(starts, span.start) - 1
+    if i < 0:
+        return None
+    _start, paragraph, narrative = anchors[i]
+    if same_paragraph and paragraph != paragraph_of(span[0]):
+        return None
+    return narrative
+
+
+def _anchors(doc, rules: EventRules) -> tuple[list[int], list[tuple[int, int, _Narrative]]]:
+    """The time expressions with a year that date a clause, in order: (start, paragraph, time)."""
+    cached = doc.user_data.get("kg_anchors")
+    if cached is None:
+        anchors = []
+        for e in expressions(doc):
+            if _measures(e, rules) or _background(e):
+                continue
+            found = _first_reading(e, None, rules)
             if found is not None:
                 value = found.value
-                return _Narrative(value.year, value.month, value.day)
-    return None
+                anchors.append((e.start, paragraph_of(e[0]), _Narrative(value.year, value.month, value.day)))
+        cached = doc.user_data["kg_anchors"] = ([a[0] for a in anchors], anchors)
+    return cached
+
+
+def _background(span) -> bool:
+    """A time that names another event than the clause's: a noun's modifier ("the 1992 war", "the
+    2014 attack") or a span's start ("since 2011")."""
+    root = span.root
+    if root.dep_ in ("compound", "amod", "nmod", "nummod", "poss") and not span.start <= root.head.i < span.end \
+            and root.head.pos_ in ("NOUN", "PROPN"):
+        return True
+    before = span.doc[span.start - 1] if span.start > 0 else None
+    return before is not None and before.lower_ == "since"
+
+
+_MONTHS = frozenset(m.lower() for m in (*calendar.month_name[1:], *calendar.month_abbr[1:]))
+
+
+def _without_year(span) -> bool:
+    """A day or month named without its year ("on 16 May", "in March")."""
+    words = [t.lower_.rstrip(".") for t in span]
+    return any(w in _MONTHS for w in words) and not any(t.like_num and len(t.text) == 4 for t in span)
 
 
 class _Narrative(datetime):
@@ -151,7 +198,10 @@ def _parse(text: str, base: datetime | None, clock: bool, prefer: str) -> Parsed
         except DateError:
             return None
     if prefer == "past" and (weekday := _WEEKDAYS.get(text.lower())) is not None:
-        return _last(weekday, base)
+        try:
+            return _last(weekday, base)
+        except OverflowError:  # a weekday before the first day Python can represent (a document of year 1)
+            return None
     try:
         data = _parser(base, prefer).get_date_data(text)
     except (ValueError, OverflowError, TypeError, KeyError):  # dateparser's own failures on odd text

@@ -4,10 +4,10 @@ be in the file, and nothing else may be (a misspelt key is an error naming it)."
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, fields
 from functools import cache
 
+from .. import datafiles
 from ..errors import DataError
 from ..resources import ontology_file
 
@@ -39,6 +39,8 @@ class Words:
     hypothetical_auxiliaries: frozenset[str]
     attempt_verbs: frozenset[str]
     conditional_marks: frozenset[str]
+    modality_nouns: frozenset[str]
+    quantity_nouns: frozenset[str]
     undertaking_nouns: frozenset[str]
     undertaking_verbs: frozenset[str]
     participation_verbs: frozenset[str]
@@ -89,11 +91,17 @@ def parse_words(data: dict, where: str) -> Words:
         problems = [f"missing {', '.join(sorted(missing))}"] if missing else []
         problems += [f"unknown {', '.join(sorted(unknown))}"] if unknown else []
         raise DataError(f"{where}: {'; '.join(problems)}")
+    wrong = datafiles.Fields({name: _spec(name, type_) for name, type_ in expected.items()}).problem(data)
+    if wrong:
+        raise DataError(f"{where}: {wrong}")
     values = {}
     for name, type_ in expected.items():
         raw = data[name]
         if name == "transliterations":
-            values[name] = tuple((re.compile(pattern), repl) for pattern, repl in raw.items())
+            try:
+                values[name] = tuple((re.compile(pattern), repl) for pattern, repl in raw.items())
+            except re.error as exc:
+                raise DataError(f"{where}: transliterations: {exc.pattern!r} is not a regular expression ({exc})") from None
         elif type_.startswith("frozenset"):
             values[name] = frozenset(raw)
         elif type_.startswith("dict[str, tuple"):
@@ -103,6 +111,15 @@ def parse_words(data: dict, where: str) -> Words:
     return Words(**values)
 
 
+def _spec(name: str, type_: str) -> datafiles.Spec:
+    """What words.toml holds for a field of :class:`Words` (a list for a set, a table for a dict)."""
+    if type_.startswith(("frozenset", "tuple[str")):
+        return list[str]
+    if type_.startswith(("dict[str, tuple", "dict[str, frozenset")):
+        return dict[str, list[str]]
+    return dict[str, str]  # the dicts of words, and the transliterations: pattern -> replacement
+
+
 # The agents of the field's dictionaries that stand for the actor named with them, as kg's member
 # nouns do ("ISIL terrorists", "Iraqi officials", "Houthi gunmen"): ontology/petrarch/agents.jsonl.
 AGENT_TYPES = {"ArmedGroup", "ArmedForces", "GovernmentAgency"}
@@ -110,11 +127,9 @@ AGENT_TYPES = {"ArmedGroup", "ArmedForces", "GovernmentAgency"}
 
 def dictionary_agents() -> frozenset[str]:
     """One-word agent nouns (and their plurals) of the dictionaries, of the actor types above."""
-    import json
-
     out = set()
-    for line in ontology_file("petrarch/agents.jsonl").read_text(encoding="utf-8").splitlines():
-        raw = json.loads(line)
+    fields = datafiles.Fields({"noun": str, "stands_for": str}, {"plural": str})
+    for _, raw in datafiles.jsonl(ontology_file("petrarch/agents.jsonl"), fields):
         if raw["stands_for"] in AGENT_TYPES:
             out.update(w for w in (raw["noun"], raw.get("plural", "")) if w.isalpha())
     return frozenset(out)
@@ -125,7 +140,7 @@ def load_words() -> Words:
     from dataclasses import replace
 
     path = ontology_file("words.toml")
-    words = parse_words(tomllib.loads(path.read_text(encoding="utf-8")), str(path))
+    words = parse_words(datafiles.toml(path), str(path))
     return replace(words, member_nouns=words.member_nouns | dictionary_agents())
 
 
@@ -148,7 +163,11 @@ def load_fixed_tags() -> dict[str, str]:
 
 
 def _lemmas_file() -> dict:
-    return tomllib.loads(ontology_file("lemmas.toml").read_text(encoding="utf-8"))
+    return datafiles.toml(ontology_file("lemmas.toml"), _LEMMAS)
+
+
+_LEMMAS = datafiles.Fields({"forms": dict[str, str]},
+                           {"nouns": dict[str, str], "fixed_tags": dict[str, str], "prefixes": list[str]})
 
 
 def _prefixed(table: dict[str, str], data: dict, value) -> dict[str, str]:

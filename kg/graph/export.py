@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import stat
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 import pyoxigraph as ox
 
 from .. import formats
-from ..errors import OutputError
+from ..outputs import output_file
 from ..store import Store
 from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
@@ -172,9 +166,37 @@ def export_graph(store: Store, fmt: str, output: IO[bytes], min_confidence: floa
     return graph.number_of_edges()
 
 
+# the columns of queries/event-table.rq that are numbers or truth values, for the JSON records
+_NUMBERS = {"geonames_id": int, "latitude": float, "longitude": float, "sources": int}
+
+
+def export_events(store: Store, fmt: str, output: IO[bytes]) -> int:
+    """Every event as one flat row (queries/event-table.rq): CSV with a header, or JSON records
+    (a list of objects, numbers as numbers), each of which pandas reads with no arguments;
+    returns the number of events."""
+    from .sparql import run
+
+    result = run(store, "event-table")
+    if fmt == "events-csv":
+        output.write(result.serialize(ox.QueryResultsFormat.CSV))
+    else:
+        records = [{name: _typed(name, value) for name, value in zip(result.variables, row, strict=True)}
+                   for row in result.rows]
+        output.write(json.dumps(records, indent=1, ensure_ascii=False).encode("utf-8") + b"\n")
+    return len(result.rows)
+
+
+def _typed(name: str, value: str | None):
+    if value is None:
+        return None
+    if name == "reported":
+        return value == "true"
+    return _NUMBERS[name](value) if name in _NUMBERS else value
+
+
 def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], progress=None,
            min_confidence: float | None = None) -> int:
-    """Export to ``path`` (see :func:`output_file`) or to ``stdout``. ``min_confidence`` applies to
+    """Export to ``path`` (see :func:`kg.outputs.output_file`) or to ``stdout``. ``min_confidence`` applies to
     the graph formats: an RDF export keeps every assertion, with its kg:confidence."""
     if min_confidence is not None and fmt in RDF_FORMATS:
         from ..errors import UsageError
@@ -185,91 +207,11 @@ def export(store: Store, fmt: str, path: str | Path | None, stdout: IO[bytes], p
     def writer(out):
         if fmt in RDF_FORMATS:
             return export_rdf(store, fmt, out, progress)
+        if fmt in formats.EVENT_TABLES:
+            return export_events(store, fmt, out)
         return export_graph(store, fmt, out, min_confidence)
 
     if path is None or str(path) == "-":
         return writer(stdout)
     with output_file(path) as out:
         return writer(out)
-
-
-@contextmanager
-def output_file(path: str | Path) -> Iterator[IO[bytes]]:
-    """A binary file that becomes ``path`` only once it is written whole.
-
-    The data goes to a temporary file in the target's folder (so the final rename is atomic),
-    created by :func:`tempfile.mkstemp`: a random name opened with ``O_EXCL``, so a symlink
-    planted in the folder cannot redirect the write. On any failure the temporary file is removed
-    and ``path`` is left as it was. A folder that is missing or read-only, a target that is a
-    folder, a full disk raise :class:`~kg.errors.OutputError` naming ``path`` and the cause.
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise OutputError(f"cannot write {path}: it is a folder", hint="give a file name inside it")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    except OSError as exc:
-        raise _output_error(path, exc) from None
-    raw = os.fdopen(fd, "wb")
-    try:
-        os.fchmod(fd, _file_mode(path))
-        out = _Checked(raw, path)
-        yield out
-        out.flush()
-        try:
-            os.fsync(fd)  # the data on disk before the name points at it
-            raw.close()
-            os.replace(tmp, path)
-        except OSError as exc:
-            raise _output_error(path, exc) from None
-    except BaseException:
-        for cleanup in (raw.close, lambda: os.unlink(tmp)):  # a full disk fails the close too
-            try:
-                cleanup()
-            except OSError:
-                pass
-        raise
-
-
-class _Checked:
-    """The temporary file, whose write failures become OutputError: the store reports its own
-    read failures as OSError too, and only a failure here is the output's fault."""
-
-    def __init__(self, file: IO[bytes], path: Path) -> None:
-        self._file, self._path = file, path
-
-    def write(self, data) -> int:
-        try:
-            return self._file.write(data)
-        except OSError as exc:
-            raise _output_error(self._path, exc) from None
-
-    def flush(self) -> None:
-        try:
-            self._file.flush()
-        except OSError as exc:
-            raise _output_error(self._path, exc) from None
-
-    def __getattr__(self, name: str):
-        return getattr(self._file, name)
-
-
-def _file_mode(path: Path) -> int:
-    """The permissions the output gets: those of the file it replaces, else what open() would give
-    (mkstemp makes its file private)."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        umask = os.umask(0)  # the only way to read the umask; set back at once
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _output_error(path: Path, exc: OSError) -> OutputError:
-    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-        cause = f"the folder {path.parent} does not exist"
-    elif exc.errno == errno.EISDIR:
-        cause = "it is a folder"
-    else:
-        cause = os.strerror(exc.errno).lower() if exc.errno else str(exc)
-    return OutputError(f"cannot write {path}: {cause}")

@@ -6,6 +6,10 @@ structure (its form, its group graph patterns, its subqueries and what each proj
 
 - the query form (SELECT, CONSTRUCT, ASK, DESCRIBE), or that the text is an update, which is refused;
 - whether it calls SERVICE, which is refused unless allowed;
+- whether it nests deeper than :data:`MAX_NESTING`, which is refused: the engines parse by
+  recursion, and 5,000 parentheses crashed a local query's process and an ``oxigraph serve``
+  (300 brackets ``[ ]``, 20,000 ``!`` did too). This module's parser keeps its nesting on a
+  list, so it reads any depth before it refuses one;
 - whether each ``--param`` can be bound, and, for a SPARQL server, the query with it bound.
 
 The text that is run is the text analysed here, with comments blanked out (so no engine finds
@@ -27,6 +31,7 @@ tokenizer that followed the grammar alone:
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -34,6 +39,13 @@ from ..errors import QueryError, UsageError
 
 QUERY_FORMS = ("SELECT", "CONSTRUCT", "ASK", "DESCRIBE")
 UPDATE_KEYWORDS = ("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH")
+# the deepest nesting of parentheses, braces and brackets a query may have (each ``!`` of a
+# run counts a level too: Oxigraph reads ``!!x`` as nested negations). The ready queries nest 8
+# deep; Oxigraph 0.5 ran 2,000 parentheses or braces but crashed on 300 brackets, so 100 leaves
+# a margin whatever mix of them a query has, and the levels kg adds (a VALUES group, a GRAPH).
+MAX_NESTING = 100
+_OPENING = {"(", "{", "[", "<<(", "{|", "<<"}
+_CLOSING = {")", "}", "]", ")>>", "|}", ">>"}
 
 # the terminals of the SPARQL grammar with Oxigraph 0.5's character classes (its prefixed names
 # take no characters beyond U+FFFD, and a local name at most one dotted part after the first).
@@ -203,18 +215,38 @@ def parse(text: str) -> Query:
         raise QueryError(f"invalid SPARQL: expected SELECT, CONSTRUCT, ASK or DESCRIBE, found {found}")
     service = next((t for t in tokens if t.kind in ("word", "pname") and _SERVICE.match(t.text)), None)
     try:
-        scope = _Parser(tokens).query(start)
+        scope = _run(_Parser(tokens).query(start))
     except _Unclear:
         scope = None
     return Query(text, head.text.upper(), service, tokens, blanked, scope)
 
 
 def check(query: Query, allow_service: bool = False) -> None:
-    """Refuse SERVICE unless ``allow_service``."""
+    """Refuse nesting deeper than :data:`MAX_NESTING`, and SERVICE unless ``allow_service``."""
+    token = _too_deep(query.tokens)
+    if token is not None:
+        raise QueryError(f"the query is nested more than {MAX_NESTING} levels deep: {token.text!r} at "
+                         f"{_where(query.source, token.start)}",
+                         hint="parentheses, braces, brackets and each '!' of a run count a level, and deeper "
+                              "nesting can crash a SPARQL engine")
     if query.service is not None and not allow_service:
         token = query.service
         raise QueryError(f"SERVICE (calls to other SPARQL servers) is refused: {token.text!r} at "
                          f"{_where(query.source, token.start)}", hint="pass --allow-service to permit it")
+
+
+def _too_deep(tokens: tuple[Token, ...]) -> Token | None:
+    """The first token nested deeper than :data:`MAX_NESTING`, or None."""
+    depth = negations = 0
+    for token in tokens:
+        negations = negations + 1 if token.text == "!" else 0
+        if token.text in _OPENING:
+            depth += 1
+        elif token.text in _CLOSING:
+            depth = max(depth - 1, 0)  # too many closed: the engine says where
+        if depth + negations > MAX_NESTING:
+            return token
+    return None
 
 
 def check_bindable(query: Query, names, selected: bool = True) -> None:
@@ -287,10 +319,12 @@ def in_graph(query: Query, graph: str) -> str:
 
 
 def _binding_scopes(scope: Scope, name: str):
-    yield scope
-    for child in scope.children:
-        if child.selects(name):
-            yield from _binding_scopes(child, name)
+    """``scope`` and the subqueries, nested to any depth, through which ``name`` reaches it."""
+    todo = [scope]
+    while todo:
+        scope = todo.pop()
+        yield scope
+        todo.extend(reversed([child for child in scope.children if child.selects(name)]))
 
 
 def _render(query: Query, after: dict[int, str], before: dict[int, str]) -> str:
@@ -325,6 +359,27 @@ class _Unclear(Exception):
     """The structure of the query is not what the grammar allows (the engine will say where)."""
 
 
+# A method of _Parser is a generator: it yields each parse it needs (another method's generator)
+# and is sent the index that parse ends at, so the nesting of a query lives on _run's list, not
+# on Python's stack, and no depth of braces reaches the recursion limit.
+_Step = Generator["_Step", int, int]
+
+
+def _run(parse: Generator) -> object:
+    """What ``parse`` returns, running each parse it yields to its end first."""
+    stack, sent = [parse], None
+    while stack:
+        try:
+            inner = stack[-1].send(sent)
+        except StopIteration as done:
+            stack.pop()
+            sent = done.value
+        else:
+            stack.append(inner)
+            sent = None
+    return sent
+
+
 class _Parser:
     """Follows the braces of a query: group patterns, subqueries, VALUES blocks, templates."""
 
@@ -336,14 +391,14 @@ class _Parser:
             raise _Unclear
         return self.tokens[i]
 
-    def query(self, i: int) -> Scope:
+    def query(self, i: int) -> Generator[_Step, int, Scope]:
         form = self.at(i).text.upper()
         scope = Scope(form)
         i += 1
         if form == "SELECT":
-            i = self.projection(i, scope)
+            i = yield self.projection(i, scope)
         elif form == "CONSTRUCT" and self.at(i).text == "{":
-            i = self.block(i, scope)  # the template
+            i = yield self.block(i, scope)  # the template
         elif form == "DESCRIBE":
             while i < len(self.tokens) and not (self.tokens[i].word("FROM", "WHERE") or self.tokens[i].text == "{"):
                 self.mention(i, scope)
@@ -353,14 +408,14 @@ class _Parser:
         if i < len(self.tokens) and self.tokens[i].word("WHERE"):
             i += 1
         if i < len(self.tokens) and self.tokens[i].text == "{":
-            i = self.group(i, scope)
+            i = yield self.group(i, scope)
         elif form != "DESCRIBE":
             raise _Unclear
-        if self.modifiers(i, scope) != len(self.tokens):
+        if (yield self.modifiers(i, scope)) != len(self.tokens):
             raise _Unclear
         return scope
 
-    def projection(self, i: int, scope: Scope) -> int:
+    def projection(self, i: int, scope: Scope) -> _Step:
         """SELECT's clause up to FROM, WHERE or the group."""
         if self.at(i).word("DISTINCT", "REDUCED"):
             i += 1
@@ -374,21 +429,21 @@ class _Parser:
                 i += 1
             elif token.text == "(":
                 assigned = set(scope.assigned)
-                i = self.expression(i, scope)
+                i = yield self.expression(i, scope)
                 scope.projected |= scope.assigned - assigned  # (... AS ?v)
             else:
                 raise _Unclear
         return i
 
-    def expression(self, i: int, scope: Scope) -> int:
+    def expression(self, i: int, scope: Scope) -> _Step:
         """From ``(`` to its ``)``; groups inside (EXISTS) belong to ``scope``."""
-        return self.balanced(i, scope, ("(", "<<("), (")", ")>>"), groups=True)
+        return (yield self.balanced(i, scope, ("(", "<<("), (")", ")>>"), groups=True))
 
-    def block(self, i: int, scope: Scope) -> int:
+    def block(self, i: int, scope: Scope) -> _Step:
         """A CONSTRUCT template or a VALUES data block: braces with no group pattern inside."""
-        return self.balanced(i, scope, ("{", "{|"), ("}", "|}"), groups=False)
+        return (yield self.balanced(i, scope, ("{", "{|"), ("}", "|}"), groups=False))
 
-    def balanced(self, i: int, scope: Scope, opening: tuple, closing: tuple, groups: bool) -> int:
+    def balanced(self, i: int, scope: Scope, opening: tuple, closing: tuple, groups: bool) -> _Step:
         """From an opening bracket to the one that closes it; with ``groups``, a ``{`` inside
         opens a group pattern of ``scope``."""
         depth = 0
@@ -397,7 +452,7 @@ class _Parser:
             if groups and token.text in ("{", "}"):
                 if token.text == "}":
                     raise _Unclear
-                i = self.group(i, scope)
+                i = yield self.group(i, scope)
                 continue
             if token.text in opening:
                 depth += 1
@@ -408,17 +463,18 @@ class _Parser:
             self.mention(i, scope)
             i += 1
 
-    def group(self, i: int, scope: Scope) -> int:
+    def group(self, i: int, scope: Scope) -> _Step:
         """From ``{`` to its ``}``: a group pattern of ``scope``, or one holding a subquery."""
         open_ = i
         if self.at(i + 1).word("SELECT"):
             child = Scope("SELECT")
-            j = self.projection(i + 2, child)
+            j = yield self.projection(i + 2, child)
             if self.at(j).word("WHERE"):
                 j += 1
             if self.at(j).text != "{":
                 raise _Unclear
-            j = self.modifiers(self.group(j, child), child)
+            j = yield self.group(j, child)
+            j = yield self.modifiers(j, child)
             if self.at(j).text != "}":
                 raise _Unclear
             scope.children.append(child)
@@ -432,32 +488,32 @@ class _Parser:
                 scope.groups.append((open_, i, False))
                 return i + 1
             if token.text == "{":
-                i = self.group(i, scope)
+                i = yield self.group(i, scope)
             elif token.word("VALUES"):
-                i = self.values(i, scope)
+                i = yield self.values(i, scope)
             elif token.text == "{|":
-                i = self.block(i, scope)  # an annotation of the triple before it
+                i = yield self.block(i, scope)  # an annotation of the triple before it
             elif token.word("SELECT") or token.text == "|}":
                 raise _Unclear
             else:
                 self.mention(i, scope)
                 i += 1
 
-    def values(self, i: int, scope: Scope) -> int:
+    def values(self, i: int, scope: Scope) -> _Step:
         i += 1
         while self.at(i).text != "{":
             self.mention(i, scope)
             i += 1
-        return self.block(i, scope)
+        return (yield self.block(i, scope))
 
-    def modifiers(self, i: int, scope: Scope) -> int:
+    def modifiers(self, i: int, scope: Scope) -> _Step:
         """GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET and a trailing VALUES, up to a ``}`` or the end."""
         while i < len(self.tokens) and self.tokens[i].text != "}":
             token = self.tokens[i]
             if token.word("VALUES"):
-                i = self.values(i, scope)
+                i = yield self.values(i, scope)
             elif token.text == "(":
-                i = self.expression(i, scope)
+                i = yield self.expression(i, scope)
             elif token.text == "{":
                 raise _Unclear
             else:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
+from ..outputs import output_file
 from .analysis import evidence
-from .export import output_file
 from .layout import LABEL_SPOTS, PALETTE, RING, RINGS, relation_styles, scene
 
 # In the page's data block, "<!--", "<script" and "</script" would change how the HTML parser reads
@@ -64,12 +65,22 @@ def graph_data(store, graph, max_nodes: int = 300, highlight=()) -> dict:
             "spots": [list(s) for s in LABEL_SPOTS], "rings": RINGS, "ring": RING}
 
 
+_PLACEHOLDER = re.compile(r"__(TITLE|DATA)__")
+
+
+def fill(template: str, title: str, data: object) -> str:
+    """``template`` with its ``__TITLE__`` (HTML-escaped text) and its ``__DATA__`` (JSON for a
+    ``<script type="application/json">`` block) filled in one pass: every page of kg's takes its
+    data through here. One pass, because a value is never read again: a title "__DATA__" stays
+    that text, where a second replace would put the data in the title."""
+    values = {"TITLE": html.escape(title), "DATA": json.dumps(data, ensure_ascii=False).translate(_SCRIPT_SAFE)}
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
+
+
 def write_html(data: dict, path: str | Path, title: str = "kg graph", template: str | None = None) -> None:
     """The page ``template`` (default: the graph's; the timeline has its own) with its title and data."""
-    payload = json.dumps(data, ensure_ascii=False).translate(_SCRIPT_SAFE)
-    page = (template or _TEMPLATE).replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
     with output_file(path) as out:
-        out.write(page.encode("utf-8"))
+        out.write(fill(template or _TEMPLATE, title, data).encode("utf-8"))
 
 
 HEAD = r"""<!DOCTYPE html>

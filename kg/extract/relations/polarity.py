@@ -85,10 +85,17 @@ def _hypothetical_here(t, kids) -> str | None:
         if t.dep_ == "advcl" and (lemma(t.head) in words.attempt_verbs or any(
                 lemma(c) in words.undertaking_nouns for c in children(t.head) if c.dep_ in ("attr", "nsubj", "dobj"))):
             return "attempted"
-        if t.dep_ == "acl":
+        if t.dep_ == "acl" or (t.dep_ == "relcl" and lemma(t.head) in words.modality_nouns):
             return "attempted" if _acted_on(t.head) else "hypothetical"
     if any(c.dep_ == "mark" and c.lower_ in words.conditional_marks for c in kids):
         return "hypothetical"
+    if t.dep_ in ("xcomp", "ccomp", "attr", "advcl") and any(c.dep_ == "aux" and c.lower_ == "to" for c in kids) \
+            and lemma(t.head) in words.copular_verbs and any(
+                c.dep_ == "nsubj" and lemma(c) in words.modality_nouns for c in children(t.head)):
+        return "hypothetical"  # "the intention was to destroy X"
+    if t.dep_ == "csubj" and any(c.dep_ == "aux" and c.lower_ in words.hypothetical_auxiliaries
+                                 for c in children(t.head)):
+        return "hypothetical"  # "recapturing X would be a milestone"
     return None
 
 

@@ -10,7 +10,7 @@ from ... import ontology
 from ..docindex import tokens
 from ..lexicon import POS, Lexicon, Rule
 from .context import Found
-from .parse import forms, lemma, pos
+from .parse import forms, lemma, light_verb, pos
 from .slots import fill
 
 if TYPE_CHECKING:
@@ -42,9 +42,19 @@ class Triggers:
             if (lemma_ not in by_form and token.lower_ not in by_form and lemma_ not in self.in_phrases[p]
                     and token.pos_ != "PROPN"):  # a name's first word may make it a trigger: "Operation X"
                 continue
-            matched = {self.order[r.id]: r for form in forms(token, lemma_) for r in by_form.get(form, ())}
+            matched = {self.order[r.id]: r for form in forms(token, lemma_) for r in by_form.get(form, ())
+                       if not r.only_with_light_verb or _with_light_verb(token, r.light_verbs)}
             for _, rule in sorted(matched.items()):
                 yield token, rule
+
+
+def _with_light_verb(noun, light_verbs: frozenset[str]) -> bool:
+    """Whether ``noun`` is the object ("exploded a bomb") or the subject ("a bomb went off") of
+    one of ``light_verbs``."""
+    if light_verb(noun, light_verbs) is not None:
+        return True
+    head = noun.head
+    return noun.dep_ in ("nsubj", "nsubjpass") and bool(forms(head) & light_verbs)
 
 
 def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
