@@ -28,7 +28,6 @@ from functools import lru_cache
 
 from ..dates import DATE, DATE_TIME, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
 from ..records import EventTime
-from .docindex import paragraph_of
 from .eventrules import EventRules, load_rules
 
 LABELS = ("DATE", "TIME")
@@ -126,6 +125,8 @@ def _narrative(span, rules: EventRules, same_paragraph: bool = False) -> _Narrat
     On 16 May, ..."), in its paragraph if ``same_paragraph``: what a text counts its days and
     months from. A year that names another event ("the 1992 war", "since 2011") sets no narrative.
     Found by bisection in the document's anchors, read once (:func:`_anchors`)."""
+    from .docindex import paragraph_of  # spaCy's: not imported where the store merges events
+
     starts, anchors = _anchors(span.doc, rules)
     i = bisect_left(starts, span.start) - 1
     if i < 0:
@@ -138,6 +139,8 @@ def _narrative(span, rules: EventRules, same_paragraph: bool = False) -> _Narrat
 
 def _anchors(doc, rules: EventRules) -> tuple[list[int], list[tuple[int, int, _Narrative]]]:
     """The time expressions with a year that date a clause, in order: (start, paragraph, time)."""
+    from .docindex import paragraph_of
+
     cached = doc.user_data.get("kg_anchors")
     if cached is None:
         anchors = []
