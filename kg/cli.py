@@ -20,6 +20,7 @@ import click
 
 from . import formats
 from .errors import KGError, UsageError
+from .terminal import printable
 
 INTERNAL_ERROR = 70
 STORE_HELP = "Store folder (default: $KG_STORE, else ~/.local/share/kg/store)."
@@ -196,8 +197,6 @@ def info(store: str | None, fmt: str, per_type: int) -> None:
     """Print counts: documents, entities by type, facts by relation, events by type."""
     import kg
 
-    from .terminal import printable
-
     data = kg.info(store=store, entities=per_type)
     if fmt == "json":
         click.echo(json.dumps(data, indent=1))
@@ -294,13 +293,13 @@ def analyze(store, relations, since, until, top, ego, radius, fmt, min_confidenc
                           for i, (_, label, type_, score) in enumerate(rows, start=1)]))
     click.echo(f"\ncommunities (Louvain): {len(result.communities)}")
     for number, members in enumerate(result.communities, start=1):
-        click.echo(f"  {number}. " + ", ".join(members))
+        click.echo(printable(f"  {number}. " + ", ".join(members)))  # labels a server may hold: escaped
     click.echo(f"connected components: {len(result.components)}; largest has {len(result.components[0]) if result.components else 0} entities")
     if result.ego:
-        click.echo(f"\nego network of {result.ego['entity']} (radius {result.ego['radius']}): "
-                   f"{len(result.ego['nodes'])} entities")
+        click.echo(printable(f"\nego network of {result.ego['entity']} (radius {result.ego['radius']}): "
+                             f"{len(result.ego['nodes'])} entities"))
         for s_, p, o in result.ego["facts"]:
-            click.echo(f"  {s_} {p} {o}")
+            click.echo(printable(f"  {s_} {p} {o}"))
 
 
 @cli.command()
@@ -334,9 +333,9 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
         click.echo(f"chain {number}:")
         for hop in chain:
             # a symmetric fact (allyOf) holds both ways: no arrowhead
-            click.echo(f"  {hop.source} --{hop.predicate}--{'' if hop.symmetric else '>'} {hop.target}")
+            click.echo(printable(f"  {hop.source} --{hop.predicate}--{'' if hop.symmetric else '>'} {hop.target}"))
             for sentence, document in hop.evidence[:3]:
-                click.echo(f"      [{document}] {sentence}")
+                click.echo(printable(f"      [{document}] {sentence}"))
 
 
 @cli.command()
