@@ -12,6 +12,7 @@ The public Python API. Nothing heavy is imported until a function needs it::
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -25,6 +26,16 @@ def open_store(path: str | Path | None = None, writable: bool = False):
     from .store import open_store as _open
 
     return _open(path, writable=writable)
+
+
+def _new_local_store(store: str | Path | None) -> Path | None:
+    """The folder of a local store that does not exist yet (the build would make it), else None."""
+    from .store import default_store_path
+
+    if store is not None and str(store).startswith(("http://", "https://")):
+        return None
+    path = Path(store) if store else default_store_path()
+    return None if os.path.lexists(path) else path
 
 
 def build(sources: Iterable[str], store: str | Path | None = None, n_process: int | None = None,
@@ -58,8 +69,13 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
         workers_ = ProcessPool(n_process)
     else:
         workers_ = nullcontext()  # extraction in this process
+    new_folder = _new_local_store(store)
     with workers_ as pool, open_store(store, writable=True) as s:
         report = _build(sources, s, extract=pool, **callbacks)
+    if new_folder is not None and not report.added:  # nothing could be read: no empty store is left
+        import shutil
+
+        shutil.rmtree(new_folder, ignore_errors=True)
     if report.added and not (scheduler or workers):
         report.processes = auto.chosen if auto is not None else n_process
     return report

@@ -84,3 +84,18 @@ def test_a_document_of_year_one_that_says_on_sunday_is_built(tmp_path):
                             capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stderr
     assert "built: 2 new documents" in result.stdout
+
+
+def test_a_build_that_reads_nothing_leaves_no_empty_store_and_keeps_an_existing_one(tmp_path):
+    import kg
+
+    bad = tmp_path / "empty.txt"
+    bad.write_text("", encoding="utf-8")
+    report = kg.build([str(bad)], store=tmp_path / "new")
+    assert report.added == 0 and len(report.problems) == 1 and not (tmp_path / "new").exists()
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD, encoding="utf-8")
+    assert kg.build([str(good)], store=tmp_path / "kept").added == 1
+    assert kg.build([str(bad)], store=tmp_path / "kept").added == 0
+    with kg.open_store(tmp_path / "kept") as store:
+        assert len(store.document_ids()) == 1
