@@ -139,6 +139,15 @@ def info(store: str | Path | None = None, entities: int = 0) -> dict:
         return _info(s, entities)
 
 
+def why_empty(query: str, params: dict[str, str] | None = None, store: str | Path | None = None) -> str | None:
+    """Why a ready query about one entity (``params["name"]``) answered nothing, where kg can tell
+    (:func:`kg.graph.sparql.why_empty`); None otherwise."""
+    from .graph.sparql import why_empty as _why
+
+    with open_store(store) as s:
+        return _why(s, query, params or {})
+
+
 def validate(store: str | Path | None = None, file: str | Path | None = None):
     """SHACL-validate the store (or an RDF file); returns a :class:`kg.graph.shapes.Report`."""
     from .graph.shapes import validate_file, validate_store

@@ -140,9 +140,13 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
             first = load_query(name).splitlines()[0].lstrip("# ")
             click.echo(f"{name:12} {first}")
         return
-    result = kg.query(sparql, store=store, params=parse_params(list(params)), allow_service=allow_service,
-                      timeout=timeout)
+    bound = parse_params(list(params))
+    result = kg.query(sparql, store=store, params=bound, allow_service=allow_service, timeout=timeout)
     click.echo(format_result(result, fmt), nl=False)
+    if result.boolean is None and not result.rows:
+        reason = kg.why_empty(sparql, bound, store=store)
+        if reason:
+            _echo_err(f"Note: {printable(reason)}")
 
 
 @cli.command()

@@ -67,3 +67,18 @@ def test_the_events_export_as_one_flat_row_each(example_store, tmp_path):
     capture = next(r for r in records if r["type"] == "Capture" and r["place"] == "Arsal")
     assert capture["latitude"] == 34.17944 and capture["sources"] == 2 and capture["reported"] is False
     assert capture["patients"] == "Lebanese soldiers" and capture["precision"] == "gYear"
+
+
+def test_an_empty_answer_about_an_entity_says_why(example_store):
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    def run(name):
+        result = CliRunner().invoke(cli, ["query", "timeline", "--store", str(example_store), "--param", f"name={name}"])
+        assert result.exit_code == 0, result.output
+        return result.stderr
+
+    assert run("Reuters") == "Note: Reuters takes part in no event of the graph\n"
+    assert run("Nobody") == "Note: no entity is named 'Nobody' (kg info --entities N lists the most mentioned ones)\n"
+    assert run("hezbollah") == ""

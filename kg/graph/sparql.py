@@ -186,3 +186,28 @@ def table(header, rows, limit: int = 60) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
     lines.append(f"({len(cells)} row{'s' if len(cells) != 1 else ''})")
     return "\n".join(lines)
+
+
+# What an empty answer of a ready query about one entity (--param name=X) can be told by: whether
+# any entity has that name, and whether it takes part in any event.
+_NAMED = """# Parameters: name - a label or alias of an entity (any case)
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+SELECT ?name ?name_lower ?entity ?role WHERE {
+  GRAPH <https://w3id.org/kg/graph/entities> { ?entity skos:hiddenLabel ?name_lower }
+  OPTIONAL { GRAPH <https://w3id.org/kg/graph/events> { ?role rdf:value ?entity } }
+} LIMIT 1"""
+
+
+def why_empty(store: Store, query: str, params: dict[str, str]) -> str | None:
+    """Why a ready query taking ``name`` answered nothing, where kg can tell: no entity has the
+    name, or (for the timeline) the entity takes part in no event."""
+    name = params.get("name")
+    if name is None or query not in named_queries():
+        return None
+    rows = run(store, _NAMED, {"name": name}).rows
+    if not rows:
+        return f"no entity is named {name!r} (kg info --entities N lists the most mentioned ones)"
+    if query == "timeline" and rows[0][3] is None:
+        return f"{name} takes part in no event of the graph"
+    return None
