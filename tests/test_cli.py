@@ -75,7 +75,7 @@ def test_evidence_query_cites_both_documents(example_store):
     ("args", "code", "message"),
     [
         (["query", "SELEKT nothing"], 2, "Error: 'SELEKT nothing' is neither a query name, a .rq file nor SPARQL"),
-        (["query", "SELECT ?x WHERE { ?x ?y }"], 5, "Error: invalid SPARQL:"),
+        (["query", "SELECT ?x WHERE { ?x ?y }"], 5, "Error: invalid SPARQL at line 1, column 26 at the end of the query, after '}':"),
         (["query", "DROP ALL"], 5, "Error: kg query is read-only"),
         (["query", "INSERT DATA { <a:b> <a:c> <a:d> }"], 5, "Error: kg query is read-only"),
         (["query", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }"], 5, "Error: SERVICE"),

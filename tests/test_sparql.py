@@ -420,3 +420,21 @@ def test_an_ask_and_a_construct_in_json(store):
         "results": {"bindings": [{"subject": {"type": "uri", "value": "http://example.org/a"},
                                   "predicate": {"type": "uri", "value": "http://www.w3.org/2000/01/rdf-schema#label"},
                                   "object": {"type": "literal", "value": "word", "xml:lang": "en"}}]}}
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("SELECT * WHERE { ?s foo:p ?o }",
+     "invalid SPARQL at line 1, column 26: unknown prefix 'foo:' (declare it: PREFIX foo: <IRI>; kg declares "),
+    ("SELECT * WHERE { ?s ?p ?o ",
+     "invalid SPARQL at line 1, column 27 at the end of the query, after '?o': expected \",\" \".\" \";\""),
+])
+def test_a_syntax_error_is_one_line_saying_where_and_what_could_come(example_store, query, message):
+    """Not the engine's grammar dump ("['-' | '0' ..= '9' | '\\u{00B7}' ..."): the place, the word
+    before it, the words that could come; an unknown prefix named as one (exit 5, one line)."""
+    import kg
+    from kg.errors import QueryError
+
+    with pytest.raises(QueryError) as caught:
+        kg.query(query, store=example_store)
+    text = str(caught.value)
+    assert text.startswith(message) and "\n" not in text and "\\u{" not in text and caught.value.exit_code == 5

@@ -30,7 +30,7 @@ from ..errors import QueryError, UsageError
 from ..resources import queries_dir
 from ..store import Store
 from ..terminal import printable
-from ..vocab import ENTITY_GRAPH
+from ..vocab import ENTITY_GRAPH, PREFIXES
 from . import guard, isolated
 from .parameters import check as check_parameters
 from .parameters import lowered
@@ -119,13 +119,44 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
         except ValueError as exc:
             raise UsageError(f"--param {name}: {exc}") from None
     text = parsed.text
-    if store.capabilities.kill_queries:  # evaluated in a child process that the deadline kills
-        return _result(isolated.run(
-            lambda output: _write(lambda: store.query(text, substitutions, default_graph=ENTITY_GRAPH), output),
-            timeout))
-    output = io.BytesIO()
-    _write(lambda: store.query(text, substitutions, timeout=timeout, default_graph=ENTITY_GRAPH), output)
+    try:
+        if store.capabilities.kill_queries:  # evaluated in a child process that the deadline kills
+            return _result(isolated.run(
+                lambda output: _write(lambda: store.query(text, substitutions, default_graph=ENTITY_GRAPH), output),
+                timeout))
+        output = io.BytesIO()
+        _write(lambda: store.query(text, substitutions, timeout=timeout, default_graph=ENTITY_GRAPH), output)
+    except QueryError as exc:
+        raise QueryError(syntax_error(str(exc), text)) from None
     return _result(output.getvalue())
+
+
+_AT = re.compile(r"invalid SPARQL: error at (\d+):(\d+): (.*)")
+
+
+def syntax_error(message: str, text: str) -> str:
+    """The engine's syntax error ("error at 1:26: expected one of OPTIONAL, Prefix not found,
+    ['%'], ['-' | '0' ..= '9' | ...") as a reader wants it: where, the word found there, and the
+    words that could come, without the grammar's character classes; an unknown prefix named as such."""
+    match = _AT.match(message)
+    if match is None:
+        return message
+    line, column, expected = int(match.group(1)), int(match.group(2)), match.group(3)
+    lines = text.splitlines() or [""]
+    row = lines[min(line, len(lines)) - 1]
+    before = re.findall(r"\S+", row[:column - 1])  # the engine points just after what it could not take
+    where = f"line {line}, column {column}"
+    if "Prefix not found" in expected:
+        name = re.search(r"([A-Za-z][\w.-]*)?:[^\s:]*$", before[-1]) if before else None
+        prefix = (name.group(1) or "") if name else ""
+        return (f"invalid SPARQL at {where}: unknown prefix '{prefix}:' (declare it: PREFIX {prefix}: <IRI>; "
+                f"kg declares {', '.join(p + ':' for p in sorted(PREFIXES))})")
+    words = re.findall(r'"([^"]+)"|\b([A-Z][A-Za-z]+)\b', expected.split("[", 1)[0])
+    choices = [f'"{a}"' if a else b for a, b in words if (a or b) != "Prefix"]
+    end = line >= len(lines) and column > len(row.rstrip())
+    near = (" at the end of the query" if end else "") + (f", after {printable(before[-1])!r}" if before else "")
+    hint = f": expected {' '.join(choices[:8])}{' ...' if len(choices) > 8 else ''}" if choices else ""
+    return f"invalid SPARQL at {where}{near}{hint}"
 
 
 def _write(query: Callable[[], object], output: IO[bytes]) -> None:
