@@ -130,13 +130,19 @@ def to_networkx(store: str | Path | None = None):
         return _to_networkx(s)
 
 
-def info(store: str | Path | None = None, entities: int = 0) -> dict:
+def info(store: str | Path | None = None, entities: int = 0, documents: bool = False) -> dict:
     """Counts: documents, entities by type, facts by relation, assertions, triples; with
-    ``entities`` > 0, also that many entities of each type, the most mentioned first."""
+    ``entities`` > 0, also that many entities of each type, the most mentioned first; with
+    ``documents``, every document (name, content hash, title, date, source, its assertions and
+    event statements) under ``"document_list"``."""
+    from .graph.stats import documents as _documents
     from .graph.stats import info as _info
 
     with open_store(store) as s:
-        return _info(s, entities)
+        data = _info(s, entities)
+        if documents:
+            data["document_list"] = _documents(s)
+        return data
 
 
 def why_empty(query: str, params: dict[str, str] | None = None, store: str | Path | None = None) -> str | None:

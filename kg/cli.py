@@ -162,7 +162,7 @@ def remove(documents: tuple[str, ...], store: str | None) -> None:
     found, missing = kg.remove(documents, store=store)
     for reference in missing:
         _echo_err(f"Error: no stored document matches {reference!r} "
-                  "(give a content hash or its first 8 characters, a document name, or a path; see kg info)")
+                  "(give a content hash or its first 8 characters, a document name, or a path; kg info --documents lists them)")
     for doc_hash, name in found:
         click.echo(f"removed {name} ({doc_hash[:12]})")
     click.echo(f"removed: {len(found)} documents, {len(missing)} not found")
@@ -197,16 +197,24 @@ def export(store: str | None, fmt: str, output: str | None, quiet: bool, min_con
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--entities", "per_type", default=0, type=click.IntRange(0), metavar="N",
               help="Also list N entities of each type, those mentioned in the most documents first.")
-def info(store: str | None, fmt: str, per_type: int) -> None:
+@click.option("--documents", "list_documents", is_flag=True,
+              help="Also list every document: name, content hash, date, source, title, assertions, event statements.")
+def info(store: str | None, fmt: str, per_type: int, list_documents: bool) -> None:
     """Print counts: documents, entities by type, facts by relation, events by type."""
     import kg
 
-    data = kg.info(store=store, entities=per_type)
+    from .graph.sparql import table
+
+    data = kg.info(store=store, entities=per_type, documents=list_documents)
     if fmt == "json":
         click.echo(json.dumps(data, indent=1))
         return
     click.echo(f"store:      {data['store']}")
     click.echo(f"documents:  {data['documents']}")
+    if list_documents:  # the names and hashes kg remove takes
+        click.echo(table(("name", "hash", "date", "source", "title", "assertions", "events"), [
+            (d["name"], d["hash"][:12], d["date"] or "", d["source"] or "", d["title"] or "", d["assertions"],
+             d["event_statements"]) for d in data["document_list"]]))
     click.echo(f"entities:   {data['entities']}")
     for name, n in data["entities_by_type"].items():
         click.echo(f"  {name:26} {n}")

@@ -82,3 +82,13 @@ def test_an_empty_answer_about_an_entity_says_why(example_store):
     assert run("Reuters") == "Note: Reuters takes part in no event of the graph\n"
     assert run("Nobody") == "Note: no entity is named 'Nobody' (kg info --entities N lists the most mentioned ones)\n"
     assert run("hezbollah") == ""
+
+
+def test_info_lists_the_documents_kg_remove_takes(example_store):
+    import kg
+
+    listed = kg.info(store=example_store, documents=True)["document_list"]
+    assert [(d["name"], d["date"], d["source"]) for d in listed] == [
+        ("000_b6bbe98ba01c18c3", "2017-08-28", "Reuters"), ("001_ded2ed7496c25a53", "2017-08-28", "Reuters")]
+    assert all(len(d["hash"]) == 64 and d["assertions"] > 10 and d["event_statements"] > 0 for d in listed)
+    assert sum(d["assertions"] for d in listed) == kg.info(store=example_store)["assertions"]

@@ -32,6 +32,27 @@ def top_entities(store: Store, per_type: int) -> dict[str, list[tuple[str, int]]
     return out
 
 
+def documents(store: Store) -> list[dict]:
+    """Every stored document: its name, content hash, title, date and source, with the number of
+    its assertions and event statements, in name order (what ``kg remove`` takes)."""
+    rows = store.query(
+        "SELECT ?name ?hash ?title ?date ?source ?assertions ?statements WHERE { "
+        "GRAPH ?g { ?d a kg:Document ; dcterms:identifier ?name ; kg:contentHash ?hash . "
+        "OPTIONAL { ?d dcterms:title ?title } OPTIONAL { ?d dcterms:date ?date } "
+        "OPTIONAL { ?d dcterms:publisher ?source } } "
+        "OPTIONAL { SELECT ?g (COUNT(?a) AS ?assertions) WHERE { GRAPH ?g { ?a a kg:Assertion } } GROUP BY ?g } "
+        "OPTIONAL { SELECT ?g (COUNT(?st) AS ?statements) WHERE { GRAPH ?g { ?st a kg:EventStatement } } GROUP BY ?g } "
+        "} ORDER BY ?name ?hash", union=False)
+
+    def value(row, name):
+        term = row[name]
+        return term.value if term is not None else None
+
+    return [{"name": value(r, "name"), "hash": value(r, "hash"), "title": value(r, "title"),
+             "date": value(r, "date"), "source": value(r, "source"), "assertions": int(value(r, "assertions") or 0),
+             "event_statements": int(value(r, "statements") or 0)} for r in rows]
+
+
 def info(store: Store, per_type: int = 0) -> dict:
     ns = str(KG._NS)
     entities: dict[str, int] = {}
