@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
@@ -72,8 +72,12 @@ _ONTOLOGY = str(KG._NS)
 
 def extraction_quads(extraction: Extraction) -> list[ox.Quad]:
     """All quads of one document's named graph."""
+    return list(_quads(extraction, _triples(extraction)))
+
+
+def _quads(extraction: Extraction, triples: Iterable[tuple]) -> Iterator[ox.Quad]:
     graph = N(document_graph(extraction.document.id))
-    return [ox.Quad(s, p, o, graph) for s, p, o in _triples(extraction)]
+    return (ox.Quad(s, p, o, graph) for s, p, o in triples)
 
 
 def _triples(extraction: Extraction) -> dict[tuple, None]:
@@ -102,9 +106,8 @@ def serialized(extraction: Extraction) -> DocumentGraph:
         return DocumentGraph(document=extraction.document, nquads=b"", quads=0, assertions=0, entities=(),
                              error=extraction.error)
     triples = _triples(extraction)
-    graph = N(document_graph(extraction.document.id))
     # serialized as they are made: no list of Quad objects beside the triples
-    data = ox.serialize((ox.Quad(s, p, o, graph) for s, p, o in triples), format=ox.RdfFormat.N_QUADS)
+    data = ox.serialize(_quads(extraction, triples), format=ox.RdfFormat.N_QUADS)
     return DocumentGraph(document=extraction.document, nquads=data or b"",
                          quads=len(triples), assertions=len(extraction.assertions),
                          entities=tuple(e.key for e in extraction.entities))

@@ -171,7 +171,7 @@ def graph_statements(triples: Iterable[tuple]) -> tuple[dict[str, set[str]], lis
     for node, f in list(fields.items()):
         if {"eventtype", "trigger", "startoffset", "endoffset", "wasderivedfrom"} <= f.keys():
             roles: dict[str, set[str]] = defaultdict(set)
-            for role in lists[node]["role"] if node in lists else ():
+            for role in lists.get(node, {}).get("role", ()):
                 kind = _local(fields[role].get("roletype", ""))
                 column = next((c for c, kinds in COLUMNS.items() if kind in kinds), None)
                 if column and "value" in fields[role]:

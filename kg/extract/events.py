@@ -56,6 +56,14 @@ class _Frame:
         taken = {k for ks in self.roles.values() for k in ks}
         self.roles[role].extend(k for k in keys if k not in taken and k not in self.roles[role])
 
+    def absorb(self, other: _Frame) -> None:
+        """Take ``other``'s participants, described places and facts: one event told twice."""
+        for role, keys in other.roles.items():
+            self.add(role, keys)
+        for role, words in other.descriptions.items():
+            self.descriptions[role].extend(w for w in words if w not in self.descriptions[role])
+        self.facts.extend(other.facts)
+
     def entities(self) -> set[str]:
         return {k for ks in self.roles.values() for k in ks}
 
@@ -197,11 +205,7 @@ def _merge_nouns_into_their_verbs(frames: dict[tuple[int, str], _Frame]) -> None
             into = other  # "the attack that killed X": the noun's
         else:
             continue
-        for role, keys in frame.roles.items():
-            into.add(role, keys)
-        for role, words in frame.descriptions.items():
-            into.descriptions[role].extend(w for w in words if w not in into.descriptions[role])
-        into.facts.extend(frame.facts)
+        into.absorb(frame)
         del frames[(i, type_)]
 
 
@@ -223,27 +227,30 @@ def _places(frame: _Frame, rules: EventRules, ctx) -> None:
                 if not found and place.describe and pos(token) == "NOUN":
                     words.append(_phrase(token))
         if not keys and not place.describe:  # "the bombing of a church in Jolo": where its target was
-            for token in (t for h in _targets(frame.trigger, ctx) for t in [h]):
-                keys.extend(_places_in(token, place.prepositions, ctx, itself=False))
+            for token in _targets(frame.trigger, ctx):
+                keys.extend(_places_in(token, place.prepositions, ctx))
         frame.add(place.role, keys)
         if not frame.roles.get(place.role):
             frame.descriptions[place.role].extend(w for w in words if w not in frame.descriptions[place.role])
 
 
-def _places_in(token, prepositions, ctx, itself: bool = True) -> list[str]:
-    """The places ``token`` names, or, where it names none ("a market in Quetta", "a police
+def _places_in(token, prepositions, ctx) -> list[str]:
+    """The places ``token`` names, or, where it names nothing ("a market in Quetta", "a police
     station near Kandahar"), those its own prepositions name, two levels down at most."""
-    found = [k for k in ctx.entities_of(token) if ontology.is_a(ctx.type_of(k), "Location")] if itself else []
-    if found or ctx.entities_of(token) and itself:
-        return found
+    if ctx.entities_of(token):  # it names something: a place, or something that places nothing
+        return _places_named(token, ctx)
+    found: list[str] = []
     for _ in range(2):
         inner = [o for p in prepositions for o in prep_objects(token, p)]
-        for o in inner:
-            found += [k for k in ctx.entities_of(o) if ontology.is_a(ctx.type_of(k), "Location")]
+        found += [k for o in inner for k in _places_named(o, ctx)]
         if found or not inner or any(ctx.entities_of(o) for o in inner):
             return found
         token = inner[0]
     return found
+
+
+def _places_named(token, ctx) -> list[str]:
+    return [k for k in ctx.entities_of(token) if ontology.is_a(ctx.type_of(k), "Location")]
 
 
 def _targets(trigger, ctx) -> list:
@@ -355,7 +362,7 @@ def _pronoun_references(frames: dict[tuple[int, str], _Frame], rules: EventRules
     words = rules.culprits
     ordered = sorted(frames.values(), key=lambda f: f.trigger.i)
     for verb in ctx.doc:
-        if pos(verb) != "VERB" or not forms(verb) & (words.deeds | words.claim) or (verb.i, "") in frames:
+        if pos(verb) != "VERB" or not forms(verb) & (words.deeds | words.claim):
             continue
         done_to = [c for c in children(verb) if c.dep_ in ("nsubjpass", "dobj")]
         if not done_to and verb.dep_ == "xcomp":  # "it is believed to have been carried out by X"
@@ -381,7 +388,7 @@ def _enough(frame: _Frame, rules: EventRules, ctx) -> bool:
     capture of nothing, or a war waged against no one, is not an event."""
     filled = {role for role, keys in frame.roles.items() if keys}
     needs, trigger = rules.needs, frame.trigger
-    if frame.type == "Attack" and lemma(trigger) in needs.advocacy and not (
+    if lemma(trigger) in needs.advocacy and not (
             any(c.dep_ in ("amod", "compound") and c.lower_ in needs.military for c in children(trigger))
             or any(ontology.fits(ctx.type_of(k), needs.armed) for k in frame.roles.get(rules.doer, ()))):
         return False  # "a campaign against the death penalty"

@@ -77,10 +77,16 @@ def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[E
                 if not held:  # it failed before reading any text: the parser's own failure
                     raise
                 for document in held:
-                    yield in_pieces(document, extractor) if len(document.text) > LONG else _alone(document, extractor)
+                    yield _read(document, None, extractor)
                 break  # and a new parser for the rest
-            document = waiting.popleft()
-            yield in_pieces(document, extractor) if len(document.text) > LONG else isolated(doc, document, extractor)
+            yield _read(waiting.popleft(), doc, extractor)
+
+
+def _read(document: Document, doc, extractor: Extractor) -> Extraction:
+    """One document's extraction from its parse (None: parsed here, alone), in pieces if long."""
+    if len(document.text) > LONG:
+        return in_pieces(document, extractor)
+    return _alone(document, extractor) if doc is None else isolated(doc, document, extractor)
 
 
 LONG = 50_000  # characters: a longer article is parsed and extracted a paragraph group at a time
