@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 __version__ = "0.1.0"
-__all__ = ["build", "query", "remove", "export", "to_networkx", "info", "validate", "evaluate", "open_store"]
+__all__ = ["build", "query", "remove", "curate", "curations", "uncurate", "export_curations", "import_curations",
+           "export", "to_networkx", "info", "validate", "evaluate", "explain", "open_store"]
 
 
 def open_store(path: str | Path | None = None, writable: bool = False):
@@ -110,6 +111,63 @@ def remove(references: Iterable[str], store: str | Path | None = None) -> tuple[
     return found, missing
 
 
+def curate(action: str, name: str, other: str | None = None, *, reason: str, relation: str | None = None,
+           who: str | None = None, store: str | Path | None = None):
+    """Correct the graph, for good: ``merge`` the entity ``name`` into ``other``, ``split`` the
+    name ``other`` off it, ``alias`` it as ``other``, ``retype`` it as the class ``other``, or
+    ``reject`` it (or, with ``relation``, its fact ``name relation other``), with ``reason``.
+    Every build and removal applies it after extraction (:mod:`kg.derive.curations`). Returns
+    the :class:`~kg.derive.curations.Curation` and whether it is new."""
+    from . import curation as _curation
+
+    with _existing_store(store) as s:
+        curation = _curation.make(s, action, name, other, relation=relation, reason=reason, who=who)
+        return curation, _curation.add(s, curation)
+
+
+def curations(store: str | Path | None = None):
+    """The store's curations in the order they were made, each with why it no longer applies
+    (None while it does): a list of :class:`kg.curation.Listed`."""
+    from .curation import listed
+
+    with _existing_store(store, writable=False) as s:
+        return listed(s)
+
+
+def uncurate(curation_id: str | None = None, store: str | Path | None = None):
+    """Take back a curation (by id or a prefix of it; the last made if None) and restore what the
+    machine read; returns it."""
+    from .curation import take_back
+
+    with _existing_store(store) as s:
+        return take_back(s, curation_id)
+
+
+def export_curations(store: str | Path | None = None) -> str:
+    """The store's curations as JSON lines: the file a team keeps in version control."""
+    from .curation import export as _export
+
+    with _existing_store(store, writable=False) as s:
+        return _export(s)
+
+
+def import_curations(path: str | Path, store: str | Path | None = None) -> tuple[int, int]:
+    """Add the curations of a file :func:`export_curations` wrote and apply them; (added, already held)."""
+    from .curation import import_file
+
+    with _existing_store(store) as s:
+        return import_file(s, path)
+
+
+def _existing_store(store: str | Path | None, writable: bool = True):
+    """The store, which must exist: curations correct a graph, they do not start one."""
+    from .errors import StoreError
+
+    if _new_local_store(store) is not None:
+        raise StoreError(f"no store at {_new_local_store(store)}", hint="kg build ARTICLES makes one")
+    return open_store(store, writable=writable)
+
+
 def export(fmt: str, path: str | Path | None = None, store: str | Path | None = None, progress=None,
            min_confidence: float | None = None) -> int:
     """Write the graph as turtle, trig, nquads, ntriples, jsonld, graphml, gexf or json (the graph
@@ -152,6 +210,16 @@ def why_empty(query: str, params: dict[str, str] | None = None, store: str | Pat
 
     with open_store(store) as s:
         return _why(s, query, params or {})
+
+
+def explain(text: str | None = None, file: str | Path | None = None, sentence: int | None = None):
+    """Why ``text`` (or the article in ``file``) gives the facts it gives and no others: per
+    sentence, the entities and where their types came from, the trigger words, every pair of
+    entities with the fact it became or the reason it did not, and the events; returns a
+    :class:`kg.extract.explain.Explanation` (``sentence``, from 1: that sentence only)."""
+    from .extract.explain import explain as _explain
+
+    return _explain(text, file, sentence)
 
 
 def validate(store: str | Path | None = None, file: str | Path | None = None):

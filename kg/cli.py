@@ -170,6 +170,110 @@ def remove(documents: tuple[str, ...], store: str | None) -> None:
         sys.exit(1 if found else 3)
 
 
+@cli.group()
+def curate() -> None:
+    """Correct the graph for good: merge, split, alias, retype or reject an entity, or reject a
+    fact, each with a reason (--why). Curations are kept in the store beside what the machine
+    read; every build and removal applies them after extraction, and `kg curate undo` restores
+    the machine's reading. Who curates: $KG_CURATOR, else the login name."""
+
+
+def _curation_command(action: str, second: str | None, summary: str):
+    @_store_option
+    @click.option("--why", "reason", required=True, metavar="TEXT", help="Why: kept with the curation.")
+    def command(store: str | None, reason: str, entity: str, other: str | None = None,
+                fact: str | None = None) -> None:
+        import kg
+
+        curation, new = kg.curate(action, entity, other, relation=fact, reason=reason, store=store)
+        click.echo(f"{'curated' if new else 'already curated'}: {curation.id} {curation.describe()}")
+
+    command.__doc__ = summary
+    command = click.argument("entity")(command) if second is None else \
+        click.argument("entity")(click.argument("other", metavar=second)(command))
+    return curate.command(action)(command)
+
+
+_curation_command("merge", "INTO", "Merge ENTITY into INTO: one node, with the names, facts and events of both.")
+_curation_command("split", "NAME", "Split NAME off ENTITY: the documents that name ENTITY only by NAME tell of "
+                                   "another thing, a new entity NAME.")
+_curation_command("alias", "NAME", "Give ENTITY another name, which queries then find it by.")
+_curation_command("retype", "CLASS", "Make ENTITY of CLASS (e.g. Region, Person, ArmedGroup).")
+
+
+@curate.command("reject")
+@click.argument("entity")
+@click.option("--fact", nargs=2, metavar="RELATION OBJECT", help="Reject only this fact of ENTITY.")
+@click.option("--why", "reason", required=True, metavar="TEXT", help="Why: kept with the curation.")
+@_store_option
+def curate_reject(entity: str, fact: tuple[str, str] | None, reason: str, store: str | None) -> None:
+    """Reject ENTITY (no entity at all, e.g. a heading read as a name), or with --fact one of its facts."""
+    import kg
+
+    relation, other = fact if fact else (None, None)
+    curation, new = kg.curate("reject", entity, other, relation=relation, reason=reason, store=store)
+    click.echo(f"{'curated' if new else 'already curated'}: {curation.id} {curation.describe()}")
+
+
+@curate.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_store_option
+def curate_list(fmt: str, store: str | None) -> None:
+    """The curations, oldest first: id, what, who, when, why, and any that no longer applies."""
+    import kg
+
+    listed = kg.curations(store=store)
+    if fmt == "json":
+        click.echo(json.dumps([{**item.curation.as_json(), "stale": item.stale} for item in listed],
+                              indent=2, ensure_ascii=False))
+        return
+    for item in listed:
+        c = item.curation
+        click.echo(f"{c.id}  {printable(c.describe())}  ({printable(c.who)}, {c.when}): {printable(c.reason)}")
+        if item.stale:
+            click.echo(f"    no longer applies: {printable(item.stale)}")
+    click.echo(f"({len(listed)} curation{'s' if len(listed) != 1 else ''})")
+
+
+@curate.command("undo")
+@click.argument("curation_id", metavar="ID", required=False)
+@_store_option
+def curate_undo(curation_id: str | None, store: str | None) -> None:
+    """Take back the curation ID (the last one if none is given): the machine's reading returns."""
+    import kg
+
+    gone = kg.uncurate(curation_id, store=store)
+    click.echo(f"taken back: {gone.id} {gone.describe()}")
+
+
+@curate.command("export")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@_store_option
+def curate_export(output: str | None, store: str | None) -> None:
+    """Write the curations as JSON lines: a file a team keeps in version control."""
+    import kg
+
+    text = kg.export_curations(store=store)
+    if output:
+        from .outputs import output_file
+
+        with output_file(output) as out:
+            out.write(text.encode("utf-8"))
+    else:
+        click.echo(text, nl=False)
+
+
+@curate.command("import")
+@click.argument("file", type=click.Path())
+@_store_option
+def curate_import(file: str, store: str | None) -> None:
+    """Add the curations of FILE (as kg curate export writes them) and apply them."""
+    import kg
+
+    added, known = kg.import_curations(file, store=store)
+    click.echo(f"imported: {added} curations, {known} already held")
+
+
 @cli.command()
 @_store_option
 @click.option("--format", "fmt", type=click.Choice(formats.EXPORT_CHOICES),
@@ -273,8 +377,10 @@ _RELATIONS_HELP = "Only these relations, comma-separated (e.g. allyOf,attacked).
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
 @_confidence_option
 def analyze(store, relations, since, until, top, ego, radius, fmt, min_confidence) -> None:
-    """Who is central and which camps form: degree, PageRank and betweenness (top N), Louvain
-    communities, connected components, and the ego network of an entity."""
+    """Which sides form and who is central: camps from the signed graph (cooperation joins, hostility
+    parts; kg:sign in ontology/kg.ttl) with the facts that go against them, PageRank over
+    cooperation, the most hostile and most targeted, degree, PageRank over every fact, betweenness
+    (top N), Louvain communities, connected components, and the ego network of an entity."""
     from .graph.analysis import analyze as run
     from .graph.sparql import table
 
@@ -283,29 +389,55 @@ def analyze(store, relations, since, until, top, ego, radius, fmt, min_confidenc
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1, ensure_ascii=False))
         return
-    rankings = (("degree", result.degree), ("pagerank", result.pagerank),
-                ("betweenness" + ("" if result.betweenness_exact else " (sampled)"), result.betweenness))
+    rankings = (("degree", "degree", result.degree),
+                ("pagerank_cooperation", "pagerank (cooperation)", result.pagerank_cooperation),
+                ("most_hostile", "most hostile (documents of its hostile facts)", result.most_hostile),
+                ("most_targeted", "most targeted (documents of hostile facts against it)", result.most_targeted),
+                ("pagerank", "pagerank (every fact)", result.pagerank),
+                ("betweenness", "betweenness" + ("" if result.betweenness_exact else " (sampled)"), result.betweenness))
     if fmt == "csv":
         import csv
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["measure", "rank", "entity", "label", "type", "score"])
-        for name, rows in rankings:
+        for measure, _, rows in rankings:
             for rank, (iri, label, type_, score) in enumerate(rows, start=1):
-                writer.writerow([name.split()[0], rank, iri, label, type_, score])
-        for number, members in enumerate(result.communities, start=1):
-            for label in members:
-                writer.writerow(["community", number, "", label, "", len(members)])
+                writer.writerow([measure, rank, iri, label, type_, score])
+        for group, groups in (("camp", result.camps), ("community", result.communities)):
+            for number, members in enumerate(groups, start=1):
+                for label in members:
+                    writer.writerow([group, number, "", label, "", len(members)])
         return
     click.echo(f"{result.nodes} entities, {result.edges} facts; relations: {', '.join(result.relations) or '-'}")
-    for name, rows in rankings:
+    click.echo(f"cooperation: {', '.join(result.cooperation) or '-'}; hostility: {', '.join(result.hostility) or '-'}")
+    camps = [c for c in result.camps if len(c) > 1]
+    alone = [c[0] for c in result.camps if len(c) == 1]
+    click.echo(f"\ncamps (cooperation joins, hostility parts): {len(result.camps)}")
+    for number, members in enumerate(camps, start=1):
+        click.echo(printable(f"  {number}. " + ", ".join(members)))  # labels a server may hold: escaped
+    if alone:
+        more = f", and {len(alone) - top} more" if len(alone) > top else ""
+        numbers = f"camp {len(camps) + 1}" if len(alone) == 1 else f"camps {len(camps) + 1}-{len(result.camps)}"
+        click.echo(printable(f"  alone ({numbers}): {', '.join(alone[:top])}{more}"))
+    if result.contradictions:
+        click.echo(f"facts against the camps (hostile inside one, cooperative between two): {len(result.contradictions)}")
+        for c in result.contradictions[:top]:
+            where = f"inside camp {c.camps[0]}" if c.sign < 0 else f"between camps {c.camps[0]} and {c.camps[1]}"
+            kind = "hostile" if c.sign < 0 else "cooperative"
+            click.echo(printable(f"  {c.source} {c.predicate} {c.target} ({kind}, {where}; "
+                                 f"{c.documents} document{'s' if c.documents != 1 else ''})"))
+        if len(result.contradictions) > top:
+            click.echo(f"  and {len(result.contradictions) - top} more (--format json lists them all)")
+    elif result.camps:
+        click.echo("facts against the camps: none (the signed graph is balanced)")
+    for _, name, rows in rankings:
         click.echo(f"\n{name}")
         click.echo(table(("rank", "entity", "type", "score"),
                          [(i, label, type_, f"{score:.4f}" if isinstance(score, float) else score)
                           for i, (_, label, type_, score) in enumerate(rows, start=1)]))
-    click.echo(f"\ncommunities (Louvain): {len(result.communities)}")
+    click.echo(f"\ncommunities (Louvain, every fact: written about together, not sides): {len(result.communities)}")
     for number, members in enumerate(result.communities, start=1):
-        click.echo(printable(f"  {number}. " + ", ".join(members)))  # labels a server may hold: escaped
+        click.echo(printable(f"  {number}. " + ", ".join(members)))
     click.echo(f"connected components: {len(result.components)}; largest has {len(result.components[0]) if result.components else 0} entities")
     if result.ego:
         click.echo(printable(f"\nego network of {result.ego['entity']} (radius {result.ego['radius']}): "
@@ -362,19 +494,31 @@ def path(source, target, store, relations, limit, fmt, min_confidence) -> None:
 @click.option("--title", default="kg: who did what to whom", show_default=True)
 @click.option("--timeline", is_flag=True, help="Draw the events in time order instead (page or picture).")
 @click.option("--entity", metavar="NAME", help="With --timeline: only the events NAME takes part in.")
+@click.option("--map", "on_map", is_flag=True, help="Draw the events at their places on a map of the world "
+              "instead (page or picture).")
 @_confidence_option
-def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, entity, min_confidence) -> None:
+def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, entity, on_map, min_confidence) -> None:
     """Draw the graph: an interactive page that works offline (.html: search, relation filters,
     names and evidence on click) or a static picture (.png, .svg, .pdf). Communities are laid out
     apart, the most central entities named; the caption says what was left out. With --timeline,
     the events in time order (.html: type filters, an entity's events, participants and sentences
-    on click)."""
+    on click). With --map, the events at their places on a map (.html: pan and zoom, type and time
+    filters, a place's events and sentences on click)."""
     import kg
     from .graph.viz import format_for, graph_data, write_html, write_picture
 
     fmt = fmt or format_for(output)
     if entity and not timeline:
         raise UsageError("--entity is an option of --timeline", hint="kg viz --timeline --entity NAME -o FILE")
+    if on_map:
+        if timeline:
+            raise UsageError("--map and --timeline draw different pictures", hint="give one of them")
+        from .graph.eventmap import write_map
+
+        with kg.open_store(store) as s:
+            caption = write_map(s, output, fmt, title)
+        click.echo(f"wrote {output}: {caption}", err=True)
+        return
     if timeline:
         from .graph.timeline import write_timeline
 
@@ -393,6 +537,35 @@ def viz(store, output, fmt, relations, max_nodes, highlight, title, timeline, en
         max_nodes = min(max_nodes, 150)  # more names than a page of print can hold
         caption = write_picture(graph, output, fmt, title=title, max_nodes=max_nodes, highlight=wanted)
     click.echo(f"wrote {output}: {caption}", err=True)
+
+
+@cli.command()
+@click.argument("text", required=False)
+@click.option("--file", "file", metavar="FILE", help="Explain the article in FILE (read as kg build reads it).")
+@click.option("--sentence", type=click.IntRange(1), metavar="N",
+              help="Report sentence N only (from 1), extracted within its article.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("-o", "--output", metavar="FILE", help="Also write the report as an offline page (.html).")
+def explain(text: str | None, file: str | None, sentence: int | None, fmt: str, output: str | None) -> None:
+    """Show why a text gives the facts it gives, and why not others (no store needed).
+
+    For each sentence: the entities and where their types came from, the trigger words, every
+    pair of entities with the fact it became (by which rule, or the relation model) or the reason
+    it did not (negated, hypothetical, wrong types, vetoed or under the model's threshold, no
+    trigger word, a trigger whose arguments are other words), and the events. With -o, a page
+    that marks the entities and draws an arc for each fact and each rejected candidate.
+    """
+    import kg
+    from .extract.explain import to_text, write_page
+
+    report = kg.explain(text, file, sentence)
+    if output:
+        write_page(report, output)
+        click.echo(f"wrote {output}: {len(report.sentences)} sentences", err=True)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(printable(to_text(report)))
 
 
 @cli.command("train")

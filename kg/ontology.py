@@ -2,10 +2,12 @@
 
 Every relation between entities is an ``owl:ObjectProperty`` that is ``rdfs:subPropertyOf
 kg:relatedTo``, with its label, comment, domain, range (a class or an ``owl:unionOf`` list) and
-whether it is an ``owl:SymmetricProperty``. Everything else that needs the list of relations (the
-lexicon's argument types, the SHACL shapes, the scorer, the statistics query, the page's legend)
-takes it from here or from the ontology graph the store holds, so adding a relation is adding its
-property to kg.ttl and its triggers to the lexicon.
+whether it is an ``owl:SymmetricProperty``; a property may carry a ``kg:sign`` (1: its facts put
+the two entities on one side, -1: on opposite sides), which ``kg analyze`` finds camps by.
+Everything else that needs the list of relations (the lexicon's argument types, the SHACL shapes,
+the scorer, the statistics query, the page's legend) takes it from here or from the ontology graph
+the store holds, so adding a relation is adding its property to kg.ttl and its triggers to the
+lexicon.
 
 Read with pyoxigraph's parser: it is already loaded by every command, where rdflib is not.
 """
@@ -72,6 +74,7 @@ class Ontology:
     relations: dict[str, Relation]
     events: dict[str, EventType] = field(default_factory=dict)  # by the relation that states them
     roles: dict[str, RoleType] = field(default_factory=dict)
+    signs: dict[str, int] = field(default_factory=dict)  # property -> kg:sign (1 or -1)
 
 
 def _local(iri: str) -> str | None:
@@ -106,6 +109,7 @@ def load() -> Ontology:
     relations: dict[str, Relation] = {}
     events: dict[str, EventType] = {}
     roles: dict[str, RoleType] = {}
+    signs: dict[str, int] = {}
 
     def label(props: dict, name: str) -> str:
         return props[_RDFS + "label"][0].value if props.get(_RDFS + "label") else name
@@ -128,6 +132,10 @@ def load() -> Ontology:
             events[event.relation] = event
         if SEM_NS + "RoleType" in types:
             roles[name] = RoleType(name, label(props, name), named(props, "roleProperty", name))
+        for sign in props.get(KG_NS + "sign", []):
+            if sign.value not in ("1", "-1", "+1"):
+                raise DataError(f"{path}: kg:{name} has kg:sign {sign.value}: a sign is 1 or -1")
+            signs[name] = int(sign.value)
         if _OWL + "Class" in types:
             parents[name] |= {p for o in props.get(_RDFS + "subClassOf", []) if (p := _local(o.value)) is not None}
         supers = {getattr(o, "value", "") for o in props.get(_RDFS + "subPropertyOf", [])}
@@ -158,7 +166,7 @@ def load() -> Ontology:
         if unknown:
             raise DataError(f"{path}: event class kg:{event.name} names kg:{unknown[0]}, which is not a relation or role type")
     return Ontology({name: ancestors(name) for name in parents}, dict(sorted(relations.items())),
-                    dict(sorted(events.items())), dict(sorted(roles.items())))
+                    dict(sorted(events.items())), dict(sorted(roles.items())), dict(sorted(signs.items())))
 
 
 def superclasses() -> dict[str, frozenset[str]]:
@@ -179,6 +187,12 @@ def event_types() -> dict[str, EventType]:
 def role_types() -> dict[str, RoleType]:
     """The role types of event participants, by local name (``agentRole``)."""
     return load().roles
+
+
+def signs() -> dict[str, int]:
+    """The properties whose facts join two entities in one camp (1) or set them apart (-1), by
+    local name: their ``kg:sign``. Any other relation is neither."""
+    return load().signs
 
 
 def symmetric_relations() -> frozenset[str]:

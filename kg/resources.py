@@ -36,3 +36,13 @@ def ontology_file(name: str) -> Path:
 
 def queries_dir() -> Path:
     return data_dir("queries")
+
+
+def template(name: str) -> str:
+    """The text of a page template shipped inside the package (``kg/templates/NAME``)."""
+    from importlib.resources import files
+
+    resource = files("kg") / "templates" / name
+    if not resource.is_file():
+        raise DataError(f"kg page template {name!r} not found in the package")
+    return resource.read_text(encoding="utf-8")

@@ -69,6 +69,20 @@ class KG(DefinedNamespace):
     statement: URIRef
     labelsStale: URIRef
     writeInProgress: URIRef
+    # curations (kg.derive.curations)
+    Curation: URIRef
+    curationAction: URIRef
+    curated: URIRef
+    curatedInto: URIRef
+    curatedType: URIRef
+    curatedForm: URIRef
+    curatedLabel: URIRef
+    curatedTargetLabel: URIRef
+    rejectedRelation: URIRef
+    rejectedObject: URIRef
+    absorbs: URIRef
+    splitIn: URIRef
+    curatedBy: URIRef
 
 
 WGS84 = Namespace("http://www.w3.org/2003/01/geo/wgs84_pos#")
@@ -94,8 +108,9 @@ ONTOLOGY_GRAPH = URIRef(BASE + "graph/ontology")
 ENTITY_GRAPH = URIRef(BASE + "graph/entities")
 EVENT_GRAPH = URIRef(BASE + "graph/events")  # events merged from the documents' event statements
 META_GRAPH = URIRef(BASE + "graph/meta")  # bookkeeping: labels awaiting a refresh, document graphs being written
+CURATION_GRAPH = URIRef(BASE + "graph/curations")  # a team's corrections (kg.derive.curations)
 # a store's graphs that are not a document's: every other graph holds one document's statements
-NOT_DOCUMENT_GRAPHS = (ONTOLOGY_GRAPH, ENTITY_GRAPH, EVENT_GRAPH, META_GRAPH)
+NOT_DOCUMENT_GRAPHS = (ONTOLOGY_GRAPH, ENTITY_GRAPH, EVENT_GRAPH, META_GRAPH, CURATION_GRAPH)
 
 
 def in_documents(var: str) -> str:

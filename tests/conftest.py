@@ -45,13 +45,17 @@ def example_store(tmp_path_factory) -> Path:
     return path
 
 
+def copy_store(source: Path, target: Path) -> Path:
+    """A private copy of a closed store that a test may change."""
+    shutil.copytree(source, target)
+    (target / "LOCK").unlink(missing_ok=True)
+    return target
+
+
 @pytest.fixture
 def store_copy(example_store, tmp_path) -> Path:
     """A private copy of the example store that a test may change."""
-    target = tmp_path / "store"
-    shutil.copytree(example_store, target)
-    (target / "LOCK").unlink(missing_ok=True)
-    return target
+    return copy_store(example_store, tmp_path / "store")
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from .. import formats
+from ..derive import curations
 from ..outputs import output_file
 from ..store import Store
 from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
@@ -112,7 +113,8 @@ def to_networkx(store: Store):
         labels[row["e"].value] = row["label"].value
         if row["alt"] is not None:
             aliases.setdefault(row["e"].value, set()).add(row["alt"].value)
-    for row in store.query("SELECT DISTINCT ?e ?type WHERE { GRAPH ?g { ?e kg:mentionedIn ?d ; a ?type } "
+    curated = curations.overlay(store)  # the entities and facts as curated (kg curate)
+    for row in store.query(f"SELECT DISTINCT ?e ?type WHERE {{ GRAPH {entities} {{ ?e a ?type }} "
                            "FILTER(STRSTARTS(STR(?type), STR(kg:))) }", union=False):
         iri, type_ = row["e"].value, row["type"].value[len(ns):]
         current = graph.nodes[iri].get("type") if iri in graph else None
@@ -121,29 +123,70 @@ def to_networkx(store: Store):
                            aliases="|".join(sorted(aliases.get(iri, ()))))
     for row in store.query("SELECT ?e ?c (COUNT(DISTINCT ?d) AS ?docs) WHERE { GRAPH ?g { ?e kg:institutionOf ?c ; "
                            "kg:mentionedIn ?d } } GROUP BY ?e ?c", union=False):
-        e, c = row["e"].value, row["c"].value  # a state's government or army and the country: one step apart
+        e, c = curated.final(row["e"].value), curated.final(row["c"].value)  # a state's government or army and
+        # the country: one step apart
         if e in graph and c in graph:
             graph.add_edge(e, c, key="institutionOf", predicate="institutionOf", confidence=1.0,
                            documents=int(row["docs"].value), symmetric=False)
     happened = fact_times(store)
-    for row in store.query(
-        "SELECT ?s ?p ?o (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) (MIN(?date) AS ?first) "
-        "(MAX(?date) AS ?last) WHERE { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
-        "prov:wasDerivedFrom ?doc ; kg:confidence ?c OPTIONAL { ?doc dcterms:date ?date } } } GROUP BY ?s ?p ?o",
-        union=False,
-    ):
-        s, o = row["s"].value, row["o"].value
-        predicate = row["p"].value[len(ns):]
+    for s, o, iri, row in _facts(store, curated):
+        predicate = iri[len(ns):]
         for node in (s, o):
             if node not in graph:
                 graph.add_node(node, label=labels.get(node, node.rsplit("/", 1)[-1]), type="Entity", aliases="")
         dates = {f"{k}_date": row[k].value for k in ("first", "last") if row[k] is not None}
-        when = happened.get((s, row["p"].value, o))
+        when = happened.get((s, iri, o))
         if when is not None:
             dates |= {"event_first": when[0], "event_last": when[1]}
         graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
                        documents=int(row["docs"].value), symmetric=predicate in symmetric, **dates)
     return graph
+
+
+# per document only where a curation splits an entity in some documents (what a fact is about then
+# depends on the document); else per fact, the few rows a million-triple store sums up
+_FACTS = ("SELECT ?s ?p ?o %s (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf) (MIN(?date) AS ?first) "
+          "(MAX(?date) AS ?last) WHERE { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; "
+          "prov:wasDerivedFrom ?doc ; kg:confidence ?c OPTIONAL { ?doc dcterms:date ?date } } } GROUP BY ?s ?p ?o %s")
+
+
+def _facts(store: Store, curated: curations.Overlay):
+    """(subject, object, predicate IRI, row) of every fact stated, the entities as curated: the
+    facts of an entity rejected, and the facts rejected, left out; a fact stated of two entities
+    a merge made one, once (the row of the first; the counts summed)."""
+    per_document = "?g" if curated.split_docs else ""
+    rows = store.query(_FACTS % (per_document, per_document), union=False)
+    if curated.empty:
+        for row in rows:
+            yield row["s"].value, row["o"].value, row["p"].value, row
+        return
+    merged: dict[tuple, dict] = {}
+    for row in rows:
+        graph = row["g"].value if per_document else None
+        s, o, p = curated.final(row["s"].value, graph), curated.final(row["o"].value, graph), row["p"].value
+        if s is None or o is None or s == o or (s, p, o) in curated.rejected_facts:
+            continue
+        held = merged.get((s, p, o))
+        values = {k: row[k].value if row[k] is not None else None for k in ("docs", "conf", "first", "last")}
+        if held is None:
+            merged[(s, p, o)] = values
+            continue
+        held["docs"] = str(int(held["docs"]) + int(values["docs"]))
+        held["conf"] = str(max(float(held["conf"]), float(values["conf"])))
+        for key, pick in (("first", min), ("last", max)):
+            dates = [d for d in (held[key], values[key]) if d is not None]
+            held[key] = pick(dates) if dates else None
+    for (s, p, o), values in merged.items():
+        yield s, o, p, {k: None if v is None else _Value(v) for k, v in values.items()}
+
+
+class _Value:
+    """A value as a query's row holds it (``.value``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str) -> None:
+        self.value = value
 
 
 def export_graph(store: Store, fmt: str, output: IO[bytes], min_confidence: float | None = None) -> int:

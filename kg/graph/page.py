@@ -155,7 +155,7 @@ _TEMPLATE = HEAD + r"""  #side { width: 330px; padding: 10px 12px; border-right:
   const defs = make("defs", {}, svg), world = make("g", {}, svg), overlay = make("g", {id: "labels"}, svg);
   const grounds = make("g", {}, world), edgeLayer = make("g", {}, world), nodeLayer = make("g", {}, world);
   const UNIT = 56;  // page pixels per layout unit at zoom 1 (an edge is about a unit long)
-  const LABEL_CAP = 80, LEADERS = 15, PAD = 3;
+  const LABEL_CAP = 80, LEADERS = 15, TOP_NAMED = 5, PAD = 3;  // TOP_NAMED: named even where no spot is free
   const styles = data.styles, palette = data.palette, nodes = data.nodes, edges = data.edges;
   const relations = Object.keys(styles);
   const hidden = new Set(), clicked = new Set();
@@ -296,6 +296,12 @@ _TEMPLATE = HEAD + r"""  #side { width: 330px; padding: 10px 12px; border-right:
           done = true; break;
         }
         if (done) break;
+      }
+      if (!done && (strong.has(i) || named < TOP_NAMED)) {  // the most central are named wherever they go
+        const b = labelBox(x, y, r, w + 2, h + 2, data.spots[0], PAD);
+        room.box(b);
+        el.t.setAttribute("x", b[0] + 1 - ox); el.t.setAttribute("y", b[1] + 1 - oy); el.t.setAttribute("visibility", "visible");
+        done = true;
       }
       if (done) named++;
     }

@@ -220,7 +220,7 @@ _TEMPLATE = HEAD + r"""  #side { width: 340px; padding: 10px 12px; border-right:
 <div id="side">
   <h1>__TITLE__</h1>
   <h2>Only the events of</h2>
-  <input id="entity" type="search" list="names" placeholder="an entity: Hezbollah, Arsal ..." autocomplete="off">
+  <input id="entity" type="search" list="names" placeholder="an entity" autocomplete="off">
   <datalist id="names"></datalist>
   <div id="counts"></div>
   <h2>Types</h2>
@@ -243,6 +243,11 @@ _TEMPLATE = HEAD + r"""  #side { width: 340px; padding: 10px 12px; border-right:
   const names = [...new Set(data.events.flatMap(e => e.roles.map(r => r.label)))].sort();
   const list = document.getElementById("names");
   names.forEach(n => { const o = document.createElement("option"); o.value = n; list.appendChild(o); });
+  // the example in the box: the two entities in the most events of this graph
+  const often = new Map();
+  data.events.forEach(e => new Set(e.roles.map(r => r.label)).forEach(n => often.set(n, (often.get(n) || 0) + 1)));
+  const most = [...often.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(p => p[0]);
+  if (most.length) input.placeholder = "an entity: " + most.join(", ") + (names.length > 2 ? " ..." : "");
   const types = [...new Map(data.events.map(e => [e.type, e.label])).entries()].sort();
   const typesBox = document.getElementById("types");
   types.forEach(([t, label]) => {

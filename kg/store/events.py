@@ -42,6 +42,7 @@ from sys import intern
 import pyoxigraph as ox
 
 from ..dates import DATE, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
+from ..derive import curations
 from ..extract.eventrules import EventRules, load_rules
 from ..extract.timex import bounds
 from ..ontology import KG_NS, event_types, role_types
@@ -175,13 +176,15 @@ def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[list[ox
     rules = load_rules()
     places = {name for name, r in role_types().items() if r.property == "hasPlace"}
     inside = _containers(store)
+    curated = curations.overlay(store)  # roles name the entities as curated (kg.derive.curations)
     if entities is not None:
-        seeds = set(entities)
+        seeds = curated.closure(entities)
+        seeds |= curated.sources(seeds)
         reached = _component(store, seeds, most=int(WHOLE * statement_count(store)))
         if reached is not None:
             iris, pairs = reached
-            return _merged(store, iris, places, inside, rules), _stale(store, seeds, pairs)
-    return _merged(store, None, places, inside, rules), None
+            return _merged(store, iris, places, inside, rules, curated), _stale(store, seeds, pairs)
+    return _merged(store, None, places, inside, rules, curated), None
 
 
 def statement_count(store) -> int:
@@ -190,19 +193,19 @@ def statement_count(store) -> int:
 
 
 def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, set[str]],
-            rules: EventRules) -> Iterator[list[ox.Quad]]:
+            rules: EventRules, curated: curations.Overlay) -> Iterator[list[ox.Quad]]:
     for type_ in sorted({e.name for e in event_types().values()}):
-        yield from _merged_type(store, iris, type_, places, inside, rules)
+        yield from _merged_type(store, iris, type_, places, inside, rules, curated)
 
 
 def _merged_type(store, iris: set[str] | None, type_: str, places: set[str], inside: dict[str, set[str]],
-                 rules: EventRules) -> Iterator[list[ox.Quad]]:
+                 rules: EventRules, curated: curations.Overlay) -> Iterator[list[ox.Quad]]:
     """The events of one type (statements of two types never merge). What the merge holds is let
     go as its events are written, and all of it before the next type is read: the peak is that
     of the largest type, not of two."""
     clusters: list[Cluster | None] = []  # in the order they started: that of their first statements
     by_entity: dict[str, set[int]] = defaultdict(set)  # entity -> the clusters (indexes) it is in
-    for statement in sorted(_statements(store, iris, type_), key=Statement.order):
+    for statement in sorted(_statements(store, iris, type_, curated), key=Statement.order):
         entities = statement.entities()
         candidates = sorted({i for e in entities for i in by_entity[e]})
         index = next((i for i in candidates if clusters[i].agrees(statement, places, inside, rules)), None)
@@ -231,7 +234,8 @@ _STATEMENTS = """SELECT ?st ?doc ?start ?role ?value ?words ?time ?undated ?text
   OPTIONAL { GRAPH ?g { ?st kg:timeText ?text } } }"""
 
 
-def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
+def _statements(store, iris: set[str] | None, type_: str, curated: curations.Overlay | None = None
+                ) -> list[Statement]:
     """The event statements of event class ``type_`` among ``iris`` (all if None), with their
     roles and times. More than a block of them are read as the whole type, the others left out
     here: Oxigraph joins a ``VALUES`` of statements after matching the type's statements, so a
@@ -254,6 +258,9 @@ def _statements(store, iris: set[str] | None, type_: str) -> list[Statement]:
                 s.undated = undated is not None and undated.value == "true"
                 s.time_text = intern(text.value) if text is not None else ""
         role = intern(role.value[len(KG_NS):])
+        if value is not None and curated is not None and not curated.empty:  # the entity as curated
+            final = curated.final(value.value, curations.document_of(doc.value))
+            value = None if final is None else ox.NamedNode(final)
         if value is not None:
             _add(s.roles, role, intern(value.value))
         if words is not None:

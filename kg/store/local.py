@@ -171,6 +171,14 @@ class LocalStore:
         self._ox.remove_graph(graph)
         return True
 
+    def put_graph(self, graph: str, quads: list[ox.Quad]) -> None:
+        self._wait()
+        node = N(graph)
+        if self._ox.contains_named_graph(node):
+            self._ox.remove_graph(node)
+        self._ox.extend([ox.Quad(q.subject, q.predicate, q.object, node) for q in quads])
+        self._ox.flush()
+
     def compact(self) -> None:
         """Rewrite the journal without the blocks of removed documents, once most of it is dead."""
         if self.journal.dead_share() >= COMPACT_WHEN_DEAD:  # the documents' names only when it will

@@ -76,6 +76,9 @@ class Store(Protocol):
 
     def remove_document(self, doc_id: str) -> bool: ...
 
+    def put_graph(self, graph: str, quads: list[ox.Quad]) -> None:
+        """Replace the named graph ``graph`` (not a document's) with ``quads``: the curations."""
+
     # -- entity labels and events, recomputed after documents change
     def labels_stale(self) -> bool: ...
 

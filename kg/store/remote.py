@@ -237,6 +237,9 @@ class RemoteStore:
         if set(self.quads(N(ONTOLOGY_GRAPH))) != set(quads):
             self._put_graph(str(ONTOLOGY_GRAPH), quads)
 
+    def put_graph(self, graph: str, quads: list[ox.Quad]) -> None:
+        self._put_graph(graph, quads)
+
     def has_document(self, doc_id: str) -> bool:
         return bool(self.query(f"ASK {{ GRAPH <{document_graph(doc_id)}> {{ ?s ?p ?o }} }}", union=False))
 

@@ -19,6 +19,7 @@ from ... import ontology
 from ..docindex import sentence_of
 from ..lexicon import Rule
 from ..relations.context import Found
+from ..relations.trace import TRACE, Decision
 from .candidates import candidates, fitting
 from .features import Classes, features, rule_facts
 from .model import RelationModel
@@ -49,6 +50,9 @@ def judge(
     """``found`` (the rules' candidate facts) as the model judges them, and the facts it adds."""
     doc = ctx.doc
     pairs = candidates(doc, ctx.mentions)
+    trace = TRACE.get()
+    if trace is not None and only:
+        trace.decisions.extend(_noted(f, "rejected", "model-only") for f in found)
     if not pairs:
         return [] if only else found
     fired = rule_facts(doc, found)
@@ -86,8 +90,16 @@ def judge(
                 out.append(
                     f
                 )  # a pair it does not read (a demonym's country), a relation or rule it saw too seldom
+                if trace is not None:
+                    trace.decisions.append(_noted(f, "kept", "unjudged", _unjudged(f, key in best, judged)))
             elif best[key][0] >= model.veto.get(f.rule.relation, 0.0):
                 out.append(Found(f.subject, f.object, f.rule, f.trigger, round(best[key][0], 3)))
+                if trace is not None:
+                    trace.decisions.append(_noted(f, "kept", "confirmed", "", best[key][0],
+                                                  model.veto.get(f.rule.relation, 0.0)))
+            elif trace is not None:
+                trace.decisions.append(_noted(f, "rejected", "vetoed", "", best[key][0],
+                                              model.veto.get(f.rule.relation, 0.0)))
     for key, (p, top, names) in best.items():
         sentence, s, relation, o = key
         other = best.get((sentence, o, relation, s))  # one direction of a pair, the likelier
@@ -100,7 +112,32 @@ def judge(
             )
         ):
             out.append(Found(s, o, model_rule(relation), top, round(p, 3)))
+            if trace is not None:
+                trace.decisions.append(Decision("model", s, o, relation, RULE_ID, top, "added", "proposed", "", p,
+                                                model.add.get(relation, 1.1)))
+        elif trace is not None and key not in covered:
+            if p < model.add.get(relation, 1.1):
+                reason = "below-threshold"
+            else:
+                reason = refusal(relation, names, not only) or "other-direction"
+            trace.decisions.append(Decision("model", s, o, relation, RULE_ID, top, "rejected", reason, "", p,
+                                            model.add.get(relation, 1.1)))
     return out
+
+
+def _noted(f: Found, outcome: str, reason: str, detail: str = "", p: float | None = None,
+           threshold: float | None = None) -> Decision:
+    """The trace's record of the model's judgement of a rule's candidate."""
+    return Decision("model", f.subject, f.object, f.rule.relation, f.rule.id, f.trigger, outcome, reason, detail,
+                    p, threshold)
+
+
+def _unjudged(f: Found, read: bool, judged: set[str]) -> str:
+    if not read:
+        return "the model does not read this pair"
+    if f.rule.relation not in judged:
+        return f"the model's training data holds too few {f.rule.relation} facts to judge it"
+    return f"rule {f.rule.id} fired too seldom in the model's training data to judge it"
 
 
 def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:
@@ -110,16 +147,22 @@ def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:
     such a fact comes with its event statement, which only a trigger rule makes. Alone
     (``KG_RELATION_MODEL=only``): an event's relation only where a word of its trigger classes is
     on the pair's path or between the two."""
+    return refusal(relation, names, beside_rules) is None
+
+
+def refusal(relation: str, names: list[str], beside_rules: bool = True) -> str | None:
+    """Why the model may not add ``relation`` for a pair with these features (:func:`may_add`):
+    "rules-read-pair", "event-relation", or None where it may."""
     if beside_rules and any(n.startswith(("R:", "RR:")) for n in names):
-        return False
+        return "rules-read-pair"
     if relation not in _event_relations():
-        return True
+        return None
     if beside_rules:
-        return False  # an event's fact comes with its event statement, from the trigger rules
+        return "event-relation"  # an event's fact comes with its event statement, from the trigger rules
     wanted = {
         f"{where}:{kind}:{relation}" for where in ("TC", "PC", "BC") for kind in ("lex", "pv")
     }
-    return any(n in wanted for n in names)
+    return None if any(n in wanted for n in names) else "event-relation"
 
 
 @cache

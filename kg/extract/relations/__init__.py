@@ -22,6 +22,7 @@ from . import structure
 from .structure import heads_a_part
 from .context import Context, Found
 from .polarity import polarity, reporter
+from .trace import TRACE, Decision
 from .triggers import Triggers, _first_filled, predicate
 
 STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location,
@@ -54,6 +55,9 @@ class Extractor:
         """The document's context, every (trigger token, predicate rule) that fired, and the
         candidate facts of the rules, before the model and the polarity checks."""
         ctx = Context(doc, mentions, self.gazetteer, self.words, self.titles)
+        trace = TRACE.get()
+        if trace is not None:
+            trace.mentions.extend(mentions)
         found: list[Found] = []
         fired = []
         for token, rule in self.triggers.matches(doc):
@@ -103,23 +107,35 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
     receives each candidate that passed."""
     relations = ontology.relations()
     out: dict[tuple, Assertion] = {}
+    trace = TRACE.get()
     for f in found:
         relation = relations[f.rule.relation]
         s, o = f.subject, f.object
         if s == o or not _typed(ctx.type_of(s), relation.domain, f.rule.subject_types) \
                 or not _typed(ctx.type_of(o), relation.range, f.rule.object_types):
+            if trace is not None:
+                trace.decisions.append(_mistyped(ctx, f, relation))
             continue
         trigger = ctx.doc[f.trigger]
         if relation.name == "leaderOf" and heads_a_part(ctx, trigger):
+            if trace is not None:
+                trace.decisions.append(_decided(f, "rejected", "part-leader"))
             continue  # "an ISIL gang leader" leads a gang of ISIL: a member (see structure.titles)
-        if f.rule.kind in ("predicate", "model") and polarity(trigger, f.rule.light_verbs) not in (
-                ("asserted", "attempted") if f.rule.attempts else ("asserted",)):
-            continue
+        if f.rule.kind in ("predicate", "model"):
+            verdict = polarity(trigger, f.rule.light_verbs)
+            if verdict not in (("asserted", "attempted") if f.rule.attempts else ("asserted",)):
+                if trace is not None:
+                    trace.decisions.append(_decided(f, "rejected", verdict))
+                continue
         reported_by, doubtful = reporter(ctx, trigger)
         if relation.symmetric and o < s:
             s, o = o, s
         sent = sentence_of(trigger)
         confidence = (f.rule.confidence if f.confidence is None else f.confidence) * (DOUBT if doubtful else 1.0)
+        if trace is not None:
+            trace.decisions.append(_decided(Found(s, o, f.rule, f.trigger, f.confidence), "fact", "asserted",
+                                            f"confidence {confidence:.3g}" + (f", reported by {reported_by}"
+                                                                              if reported_by else "")))
         key = (s, relation.name, o, sent.start_char)
         if kept is not None and f.rule.kind != "model":
             kept.append(Found(s, o, f.rule, f.trigger))
@@ -131,6 +147,22 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
             confidence=round(confidence, 3), reported_by=reported_by,
         )
     return sorted(out.values(), key=lambda a: (a.start_char, a.predicate, a.subject, a.object))
+
+
+def _decided(f: Found, outcome: str, reason: str, detail: str = "") -> Decision:
+    return Decision("checks", f.subject, f.object, f.rule.relation, f.rule.id, f.trigger, outcome, reason, detail,
+                    f.confidence)
+
+
+def _mistyped(ctx: Context, f: Found, relation: ontology.Relation) -> Decision:
+    """The record of a candidate :func:`assertions` drops for its entities (traced only)."""
+    if f.subject == f.object:
+        return _decided(f, "rejected", "same-entity")
+    if not _typed(ctx.type_of(f.subject), relation.domain, f.rule.subject_types):
+        wanted = f.rule.subject_types or relation.domain
+        return _decided(f, "rejected", "subject-type", f"{ctx.type_of(f.subject)}, not {' or '.join(wanted)}")
+    wanted = f.rule.object_types or relation.range
+    return _decided(f, "rejected", "object-type", f"{ctx.type_of(f.object)}, not {' or '.join(wanted)}")
 
 
 def _typed(type_: str, allowed: tuple[str, ...], narrowed: tuple[str, ...]) -> bool:

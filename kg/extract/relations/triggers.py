@@ -12,6 +12,7 @@ from ..lexicon import POS, Lexicon, Rule
 from .context import Found
 from .parse import forms, lemma, light_verb, pos
 from .slots import fill
+from .trace import TRACE, Arguments, Trace, TriggerSeen
 
 if TYPE_CHECKING:
     from .context import Context
@@ -34,6 +35,7 @@ class Triggers:
 
     def matches(self, doc) -> Iterator[tuple[object, Rule]]:
         """(trigger token, rule) for every token a rule fires on, rules in lexicon order."""
+        trace = TRACE.get()
         for token in tokens(doc):
             p = pos(token)
             if p not in self.by_form:
@@ -44,8 +46,18 @@ class Triggers:
                 continue
             matched = {self.order[r.id]: r for form in forms(token, lemma_) for r in by_form.get(form, ())
                        if not r.only_with_light_verb or _with_light_verb(token, r.light_verbs)}
+            if trace is not None:
+                _note_triggers(trace, token, lemma_, by_form, matched)
             for _, rule in sorted(matched.items()):
                 yield token, rule
+
+
+def _note_triggers(trace: Trace, token, lemma_: str, by_form: dict[str, list[Rule]], matched: dict) -> None:
+    """Record the rules that fired at ``token`` and those its form matched that did not."""
+    fired = {r.id for r in matched.values()}
+    for rule in dict.fromkeys(r for form in forms(token, lemma_) for r in by_form.get(form, ())):
+        why = "" if rule.id in fired else "fires only with one of its light verbs"
+        trace.triggers.append(TriggerSeen(token.i, rule.id, rule.relation, rule.id in fired, why))
 
 
 def _with_light_verb(noun, light_verbs: frozenset[str]) -> bool:
@@ -61,6 +73,9 @@ def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
     """The facts one rule finds at one trigger."""
     subjects = _first_filled(ctx, trigger, rule.subject, rule)
     objects = _first_filled(ctx, trigger, rule.object, rule)
+    trace = TRACE.get()
+    if trace is not None:
+        trace.arguments.append(Arguments(trigger.i, rule.id, rule.relation, tuple(subjects), tuple(objects)))
     for s in subjects:
         for o in objects:
             yield Found(s, o, rule, trigger.i)
