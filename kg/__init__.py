@@ -87,7 +87,8 @@ def query(sparql: str, store: str | Path | None = None, params: dict[str, str] |
     """Run a named query, a .rq file or inline SPARQL; returns a :class:`kg.graph.sparql.Result`.
 
     Read-only; ``timeout`` (seconds) raises :class:`kg.errors.QueryError` when exceeded (on a
-    SPARQL server it bounds the whole exchange, opening the store included).
+    SPARQL server it bounds the whole exchange, opening the store included). On a local store a
+    query with a timeout runs in a forked child that the deadline kills, one without in this process.
     """
     from .graph.sparql import run
     from .store import open_store as _open

@@ -50,6 +50,9 @@ def test_analyze_filters_facts_by_when_their_events_happened(example_store):
     assert "allyOf" in relations("--since", "2017"), "no sentence dates the alliance: its articles' date counts"
 
 
+PLACEHOLDER = "an entity: Islamic State, Arsal ..."  # in 6 and 4 of the 9 events
+
+
 def test_timeline_page_in_a_real_browser_offline(example_store, tmp_path):
     page = tmp_path / "timeline.html"
     result = run_kg("viz", "--timeline", "--store", str(example_store), "-o", str(page), "--title", "What happened")
@@ -61,6 +64,8 @@ def test_timeline_page_in_a_real_browser_offline(example_store, tmp_path):
         assert times == ["2014", "2014", "2014", "2015-11", "2017-07", "2017-08-27", "2017-08-28", "2017-08-28",
                          "2017-08-28"]
         assert browser.find_element("id", "counts").text == "9 of 9 events"
+        # the example in the search box is of this graph: the two entities in the most events
+        assert browser.find_element("id", "entity").get_attribute("placeholder") == PLACEHOLDER
 
         # one entity's events
         browser.find_element("id", "entity").send_keys("Arsal")
