@@ -130,6 +130,11 @@ def test_alias_retype_and_reject(store):
     kg.curate("reject", "Northern Brigade", "Kafr Nabl", relation="attacked", reason="misread", store=store)
     assert rows("attacks", store) == {("Southern Brigade", "Daraa", "1")}
     assert ("Northern Brigade", "Kafr Nabl") not in {(s, o) for s, o, _ in rows("attacks", store)}
+    # two curations of one entity: each sentence still once, with the one about its fact
+    evidence = records("evidence", store, name="Northern Brigade")
+    assert sorted((r["subject"], r["object"], r["curation"]) for r in evidence) == [
+        ("Hezbollah", "Northern Brigade", "reject Hezbollah"),
+        ("Northern Brigade", "Kafr Nabl", "reject Northern Brigade attacked Kafr Nabl")]
 
 
 def test_curations_outlive_a_removal_and_a_rebuild(store, articles):

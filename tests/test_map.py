@@ -102,7 +102,7 @@ def test_map_data_places_the_events_of_the_export(example_store):
     assert where == {"Arsal": ("Capture", "2014", "2014-01-01", "2014-12-31"),
                      "Beirut": ("Attack", "2015-11", "2015-11-01", "2015-11-30"),
                      "Al-Bukamal": ("Evacuation", "2017-08-28", "2017-08-28", "2017-08-28")}
-    assert data["caption"] == "3 of 9 events, at 3 places (6 without a place with coordinates)"
+    assert data["caption"] == "5 of 9 events, at 3 places (4 without a place with coordinates)"
     assert set(data["colours"]) == {"Attack", "Capture", "Evacuation"}, "the types on the map"
 
 
@@ -111,7 +111,7 @@ def test_map_picture_for_reports(example_store, tmp_path):
     out = tmp_path / "events.png"
     result = run_kg("viz", "--map", "--store", str(example_store), "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert result.stderr == f"wrote {out}: 3 of 9 events, at 3 places (6 without a place with coordinates)\n"
+    assert result.stderr == f"wrote {out}: 5 of 9 events, at 3 places (4 without a place with coordinates)\n"
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20000
 
 
@@ -165,7 +165,7 @@ def test_map_page_in_a_real_browser_offline(map_page, example_store):
     try:
         open_offline(browser, map_page)
         assert browser.find_element("id", "counts").text == \
-            "3 of 3 events, at 3 of 3 places; 6 events have no place with coordinates"
+            "5 of 5 events, at 3 of 3 places; 4 events have no place with coordinates"
         assert _shown(browser) == sorted(PLACES)
         assert len(browser.find_elements("css selector", "path.country")) == 177
 
@@ -184,7 +184,7 @@ def test_map_page_in_a_real_browser_offline(map_page, example_store):
         # a type off hides its points; back on, they are back
         _click(browser, _type_box(browser, "Evacuation"))
         assert _shown(browser) == ["Arsal", "Beirut"]
-        assert browser.find_element("id", "counts").text.startswith("2 of 3 events, at 2 of 3 places")
+        assert browser.find_element("id", "counts").text.startswith("4 of 5 events, at 2 of 3 places")
         _click(browser, _type_box(browser, "Evacuation"))
         assert _shown(browser) == sorted(PLACES)
 

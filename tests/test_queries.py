@@ -64,9 +64,9 @@ def test_the_events_export_as_one_flat_row_each(example_store, tmp_path):
     result = runner.invoke(cli, ["export", "--store", str(example_store), "--format", "events-json", "-o", str(out)])
     assert result.exit_code == 0 and "wrote 9 events" in result.output
     records = json.loads(out.read_text(encoding="utf-8"))
-    capture = next(r for r in records if r["type"] == "Capture" and r["place"] == "Arsal")
+    capture = next(r for r in records if r["type"] == "Capture" and r["patients"] == "Lebanese soldiers")
     assert capture["latitude"] == 34.17944 and capture["sources"] == 2 and capture["reported"] is False
-    assert capture["patients"] == "Lebanese soldiers" and capture["precision"] == "gYear"
+    assert capture["place"] == "Arsal" and capture["precision"] == "gYear"
 
 
 def test_an_empty_answer_about_an_entity_says_why(example_store):
