@@ -92,3 +92,29 @@ def test_info_lists_the_documents_kg_remove_takes(example_store):
         ("000_b6bbe98ba01c18c3", "2017-08-28", "Reuters"), ("001_ded2ed7496c25a53", "2017-08-28", "Reuters")]
     assert all(len(d["hash"]) == 64 and d["assertions"] > 10 and d["event_statements"] > 0 for d in listed)
     assert sum(d["assertions"] for d in listed) == kg.info(store=example_store)["assertions"]
+
+
+def test_the_event_table_loads_in_pandas_and_agrees_with_the_events_query(example_store, tmp_path):
+    """`kg export --format events-csv` as its users read it (pandas.read_csv, no arguments):
+    one row per event of `kg query events`, with the same type, time, agents, patients and
+    number of sources; the coordinates are numbers."""
+    import kg
+
+    pandas = pytest.importorskip("pandas")
+    out = tmp_path / "events.csv"
+    kg.export("events-csv", out, store=example_store)
+    table = pandas.read_csv(out)
+    assert table["latitude"].dtype.kind == "f" and table["sources"].dtype.kind == "i"
+    events = kg.query("events", store=example_store)
+    want = {}
+    for row in events.rows:
+        r = dict(zip(events.variables, row))
+        want[r["event"]] = (r["type"], r["time"].removesuffix(" (reported)") if r["time"] else None,
+                            r["agents"] or None, r["patients"] or None, int(r["sources"]))
+
+    def names(value) -> str | None:
+        return None if pandas.isna(value) else ", ".join(value.split("; "))
+
+    got = {r.event: (r.type, None if pandas.isna(r.time) else str(r.time), names(r.agents), names(r.patients),
+                     int(r.sources)) for r in table.itertuples()}
+    assert got == want
