@@ -212,3 +212,21 @@ def test_csv_has_every_ranking_and_the_camps(example_store):
     assert "camp,3,,Islamic State,,1" in rows
     assert {r.split(",")[0] for r in rows[1:]} == {"degree", "pagerank_cooperation", "most_hostile", "most_targeted",
                                                    "pagerank", "betweenness", "camp", "community"}
+
+
+def test_articles_of_another_war_give_its_two_sides(tmp_path):
+    """examples/sudan (three short articles of our own on Sudan's war): the army, its allied
+    movement and its commander in one camp, the Rapid Support Forces and their leader in another."""
+    import kg
+
+    store = tmp_path / "sudan"
+    report = kg.build([str(ROOT / "examples" / "sudan")], store=store, n_process=1)
+    assert report.added == 3 and not report.problems
+    result = CliRunner().invoke(cli, ["analyze", "--store", str(store), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    army = next(c for c in data["camps"] if "Sudanese Armed Forces" in c)
+    rsf = next(c for c in data["camps"] if "Rapid Support Forces" in c)
+    assert army is not rsf and {"Sudan Liberation Movement", "Abdel Fattah al-Burhan"} <= set(army)
+    assert "Mohamed Hamdan Dagalo" in rsf and not set(army) & set(rsf)
+    assert data["contradictions"] == []
