@@ -1,13 +1,14 @@
 # Two commands set everything up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install the locked dependencies, build the example graph, show answers
-#   make test   - the same set-up, then the whole test suite
+#   make test   - the same set-up, then the whole test suite (what CI runs)
+#   make test-fast - the tests without kills, worker pools, the benchmark harness or servers
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check --no-input
 
-.PHONY: demo test install clean
+.PHONY: demo test test-fast install clean
 
 install: $(STAMP)
 
@@ -27,6 +28,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# the inner loop: everything but the tests marked slow (tests/conftest.py, pyproject's markers)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 clean:
 	rm -rf $(VENV) .pytest_cache

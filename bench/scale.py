@@ -108,7 +108,7 @@ trace = sys.argv[5:] == ["trace"]  # kg's own Python heap (tracemalloc; the work
 if trace:
     import os, tracemalloc
     tracemalloc.start()
-    os.environ["KG_TRACE_HEAP"] = "1"  # and the events merge's, in its child (kg.store.offload)
+    os.environ["KG_TRACE_HEAP"] = "1"  # and the events merge's, in its child (kg.derive.offload)
 import kg
 corpus, limit, n_process, store = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) or None, sys.argv[4]
 if limit:
@@ -139,7 +139,7 @@ RDFLIB_QUERIES = r"""
 import json, statistics, sys, time
 from rdflib import Dataset
 sys.path.insert(0, ".")
-from kg.graph.parameters import lowered
+from kg.sparql.parameters import lowered
 from kg.graph.sparql import load_query
 from kg.vocab import PREFIXES
 path, names = sys.argv[1], sys.argv[2].split(",")
@@ -222,9 +222,8 @@ def _recent_entities(store, share: float = 0.01) -> list[str]:
 
 def _about(store, entities: list[str]) -> int:
     """The quads with one of ``entities`` as subject: what a refresh of them reads."""
-    from kg.store.labels import blocks
-
-    from kg.store.events import values
+    from kg.derive.entities import blocks
+    from kg.sparql.values import values
 
     query = "SELECT (COUNT(*) AS ?n) WHERE {{ {} GRAPH ?g {{ ?e ?p ?o }} }}"
     return sum(int(next(iter(store.query(query.format(values("e", block)), union=False)))["n"].value)
@@ -242,15 +241,16 @@ def _refresh(location) -> dict:
 
     load_gazetteer()  # once per process: neither side pays for it
     with kg.open_store(location, writable=True) as store:
-        from kg.store.labels import all_entities
+        from kg.derive.entities import all_entities
+        from kg.derive.refresh import refresh_entities
 
         recent = _recent_entities(store)
         recent_quads, all_quads = _about(store, recent), _about(store, all_entities(store))
         start = time.perf_counter()
-        everything = store.refresh_entities(None)
+        everything = refresh_entities(store, None)
         full = time.perf_counter() - start
         start = time.perf_counter()
-        touched = store.refresh_entities(recent)
+        touched = refresh_entities(store, recent)
         part = time.perf_counter() - start
     return {"entities": everything, "full_s": full, "touched": touched, "touched_s": part,
             "quads": all_quads, "touched_quads": recent_quads,
@@ -306,8 +306,8 @@ def measure_store(store_path: Path, triples: int, workdir: Path) -> dict:
 
     with kg.open_store(target) as local:
         local_s = _queries(local)
-        from kg.graph.guard import parse
         from kg.graph.sparql import load_query
+        from kg.sparql.guard import parse
 
         text = parse(load_query("allies")).text
         in_process = _timed(lambda: list(local.query(text)))
@@ -403,7 +403,7 @@ def main() -> None:
         # peak memory of builds as a user runs them, kg's heap of the same builds under tracemalloc:
         # its record of every live block is memory no untraced build has (measured: +42 MB at 400
         # articles, +62 MB at 2,000, so it grew the ratio it was part of). Each is the larger of the
-        # build's process and the children that derive the labels and the events after it (kg.store.offload):
+        # build's process and the children that derive the labels and the events after it (kg.derive.offload):
         # the spaCy workers, the same at any size, are left out
         part = _child(BUILD, str(corpus), str(small), "0", str(work / "part"))
         first = _child(BUILD, str(corpus), "0", "0", str(work / "full"))

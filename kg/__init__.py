@@ -100,7 +100,8 @@ def query(sparql: str, store: str | Path | None = None, params: dict[str, str] |
 def remove(references: Iterable[str], store: str | Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """Take documents out of the graph, each named by content hash (or its first 8+ characters),
     name or path. Returns the (hash, name) pairs removed and the references that matched nothing."""
-    from .store.documents import find_documents, remove_documents
+    from .builder import remove_documents
+    from .store.documents import find_documents
 
     with open_store(store, writable=True) as s:
         found, missing = [], []

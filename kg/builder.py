@@ -1,4 +1,5 @@
-"""Build: inputs -> documents -> extraction -> the store. Documents already stored are skipped.
+"""Build: inputs -> documents -> extraction -> the store -> the derived graphs (:mod:`kg.derive`).
+Documents already stored are skipped; :func:`remove_documents` takes documents out again.
 
 Documents stream through: the extractor pulls them from the inputs as it has room (a bounded
 number in flight), and the results are written :data:`WRITE_BATCH` at a time, so memory holds a
@@ -62,6 +63,8 @@ def build(sources: Iterable[str], store,
     ``extract`` maps an iterator of documents to their graphs, in any order, pulling
     documents as it goes (default: in this process, see :func:`kg.extract.pipeline.extract_graphs`).
     """
+    from .derive.refresh import prepare, refresh
+
     if extract is None:
         from .extract.pipeline import extract_graphs as extract
 
@@ -109,7 +112,7 @@ def build(sources: Iterable[str], store,
                 on_problem(problem)
             continue
         if preparing is None:
-            preparing = threading.Thread(target=_prepare_refresh, name="kg-refresh-data", daemon=True)
+            preparing = threading.Thread(target=prepare, name="kg-refresh-data", daemon=True)
             preparing.start()
         batch.append(graph)
         if on_document:  # progress as documents are extracted; they are written a batch at a time
@@ -123,21 +126,27 @@ def build(sources: Iterable[str], store,
     if touched or refresh_all:  # labels and events of the entities this build mentioned (all, if owed)
         if preparing is not None:
             preparing.join()
-        refreshed = store.refresh(None if refresh_all else touched)
+        refreshed = refresh(store, None if refresh_all else touched)
         report.entities, report.merge_child = refreshed.entities, dict(refreshed.merge_child)
         store.mark_labels_stale(False)
         store.flush()
     return report
 
 
-def _prepare_refresh() -> None:
-    """Load the gazetteer the label refresh reads while the documents are still being extracted:
-    where workers extract, this process has not loaded it, and the refresh after the last
-    document would wait for it with the workers idle (measured: 0.5 s of CPU on a machine whose
-    kg cache does not hold it yet, 0.05 s read from the cache, see :mod:`kg.cache`)."""
-    from .extract.gazetteer import load_gazetteer
+def remove_documents(store, doc_ids: Iterable[str]) -> int:
+    """Take documents out: their graphs go, and with them every triple only they supported; the
+    labels of the entities they mentioned are recomputed (an entity nothing mentions any more
+    loses them), and so are the events they took part in (an event only they told goes, a
+    merge of their statements with others' is undone). Returns how many documents were removed."""
+    from .derive.refresh import refresh
+    from .store.documents import mentioned_entities
 
-    try:
-        load_gazetteer()
-    except Exception:  # noqa: BLE001  (the refresh loads it again, and reports the error in its place)
-        pass
+    ids = list(doc_ids)
+    entities = mentioned_entities(store, ids)
+    store.mark_labels_stale()
+    removed = sum(1 for doc_id in ids if store.remove_document(doc_id))
+    refresh(store, entities)
+    store.mark_labels_stale(False)
+    store.flush()
+    store.compact()
+    return removed

@@ -15,6 +15,8 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -53,7 +55,68 @@ def _progress(label: str, unit: str, off: bool):
                 file=sys.stderr, leave=False, mininterval=0.2, disable=True if off else None)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """kg's warnings (its loggers' records of WARNING and above, each a whole ``Warning: ...``
+    line) on the stderr of the moment, the message alone, for the length of a command: the line a
+    user sees, whether or not something else configured logging, and what CliRunner captures."""
+    import logging
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    logger = logging.getLogger(__package__)
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+class _Commands(click.Group):
+    """kg's top group: run as a program (``standalone_mode``, as ``kg`` and ``CliRunner.invoke``
+    run it), every error becomes one line on stderr and an exit code here, inside click, so that
+    a test in process sees what a user sees.
+
+    Standard output is checked for the length of the command (:func:`kg.outputs.standard_output`):
+    a write that fails is exit 9, and a reader that has gone (``| head``) exit 141, unsaid."""
+
+    def main(self, args: list[str] | tuple[str, ...] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: object) -> object:
+        if not standalone_mode:  # a caller that handles click's exceptions itself
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        from .outputs import ReaderGone, standard_output
+
+        try:
+            with standard_output(), _warnings_on_stderr():
+                # the result of --help and --version (an Exit of 0) or of a command is not an exit code
+                super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except (ReaderGone, BrokenPipeError):  # BrokenPipeError: the reader of stderr has gone
+            sys.exit(ReaderGone.exit_code)
+        except click.exceptions.Abort:
+            _fail("Error: aborted")
+            sys.exit(130)
+        except click.ClickException as exc:
+            usage = isinstance(exc, click.UsageError)
+            _fail(f"Error: {exc.format_message()}" + (" (see kg --help)" if usage else ""))
+            sys.exit(UsageError.exit_code if usage else exc.exit_code)
+        except KGError as exc:
+            _fail(f"Error: {exc}")
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            _fail("Error: interrupted")
+            sys.exit(130)
+        except SystemExit:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+            _fail(f"Error: unexpected {type(exc).__name__}: {exc} - this is a bug in kg; please report it "
+                  "with the command you ran")
+            sys.exit(INTERNAL_ERROR)
+        sys.exit(0)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg", message="kg %(version)s")
 def cli() -> None:
     """Build and query an RDF knowledge graph of who did what to whom in news articles."""
@@ -143,7 +206,7 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
     bound = parse_params(list(params))
     result = kg.query(sparql, store=store, params=bound, allow_service=allow_service, timeout=timeout)
     click.echo(format_result(result, fmt), nl=False)
-    if result.boolean is None and not result.rows:
+    if result.empty:
         reason = kg.why_empty(sparql, bound, store=store)
         if reason:
             _echo_err(f"Note: {printable(reason)}")
@@ -744,32 +807,6 @@ def _echo_event_scores(events: dict) -> None:
 
 
 def main() -> None:
-    """Entry point: run the CLI, turning every error into one line on stderr and an exit code.
-
-    Standard output is checked for the length of the command (:func:`kg.outputs.standard_output`):
-    a write that fails is exit 9, and a reader that has gone (``| head``) exit 141, unsaid."""
-    from .outputs import ReaderGone, standard_output
-
-    try:
-        with standard_output():
-            cli.main(standalone_mode=False)
-    except (ReaderGone, BrokenPipeError):  # BrokenPipeError: the reader of stderr has gone
-        sys.exit(ReaderGone.exit_code)
-    except click.exceptions.Abort:
-        _fail("Error: aborted")
-        sys.exit(130)
-    except click.ClickException as exc:
-        _fail(f"Error: {exc.format_message()}" + (" (see kg --help)" if isinstance(exc, click.UsageError) else ""))
-        sys.exit(UsageError.exit_code if isinstance(exc, click.UsageError) else exc.exit_code)
-    except KGError as exc:
-        _fail(f"Error: {exc}")
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        _fail("Error: interrupted")
-        sys.exit(130)
-    except SystemExit:
-        raise
-    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-        _fail(f"Error: unexpected {type(exc).__name__}: {exc} - this is a bug in kg; please report it "
-              "with the command you ran")
-        sys.exit(INTERNAL_ERROR)
+    """Entry point (``kg``, ``python -m kg``): run the CLI as a program; :class:`_Commands` turns
+    every error into one line on stderr and an exit code."""
+    cli.main()

@@ -183,8 +183,10 @@ def import_file(store, path: str | Path) -> tuple[int, int]:
 
 
 def _save(store, held: list[Curation]) -> None:
+    from .derive.refresh import refresh
+
     curations.write(store, held)
     store.mark_labels_stale()  # a kill before the refresh ends leaves it owed to the next build
-    store.refresh(None)
+    refresh(store, None)
     store.mark_labels_stale(False)
     store.flush()

@@ -153,10 +153,15 @@ def _parse_prose(text: str, order: str | None) -> ParsedDate | str:
         data = None
     if data is None or data.date_obj is None:
         return "not a readable date with a year"
-    value, precision = data.date_obj, _PERIODS.get(data.period, DATE)
+    return at_precision(data.date_obj, _PERIODS.get(data.period, DATE))
+
+
+def at_precision(moment: datetime, precision: str) -> ParsedDate:
+    """``moment`` (as dateparser reads a text) kept to ``precision``: the first day of its year or
+    its month, its day, or the moment itself for ``dateTime``."""
     if precision == DATE_TIME:
-        return ParsedDate(value, DATE_TIME)
-    day = value.date()
+        return ParsedDate(moment, DATE_TIME)
+    day = moment.date()
     if precision == YEAR:
         day = day.replace(month=1, day=1)
     elif precision == YEAR_MONTH:

@@ -1,10 +1,14 @@
 """Locate the data files (ontology, lexicon, gazetteer, queries): ``$KG_DATA/ontology`` and
 ``$KG_DATA/queries`` when ``KG_DATA`` names a folder (your own copy of kg's data, e.g. with a
-relation of your own), else beside the package in a checkout, else inside it in a wheel."""
+relation of your own), else beside the package in a checkout, else inside it in a wheel. The
+pages' templates are package files (``kg/templates/``), filled here: the one way data enters a page."""
 
 from __future__ import annotations
 
+import html
+import json
 import os
+import re
 from functools import cache
 from pathlib import Path
 
@@ -46,3 +50,28 @@ def template(name: str) -> str:
     if not resource.is_file():
         raise DataError(f"kg page template {name!r} not found in the package")
     return resource.read_text(encoding="utf-8")
+
+
+# In a page's data block, "<!--", "<script" and "</script" would change how the HTML parser reads
+# the rest of the page; escaped, no name or sentence can. U+2028/9 end lines in older JavaScript.
+_SCRIPT_SAFE = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
+                0x2028: "\\u2028", 0x2029: "\\u2029"}
+_PLACEHOLDER = re.compile(r"__(TITLE|DATA)__")
+
+
+def fill(template: str, title: str, data: object) -> str:
+    """``template`` with its ``__TITLE__`` (HTML-escaped text) and its ``__DATA__`` (JSON for a
+    ``<script type="application/json">`` block) filled in one pass: every page of kg's takes its
+    data through here. One pass, because a value is never read again: a title "__DATA__" stays
+    that text, where a second replace would put the data in the title."""
+    values = {"TITLE": html.escape(title), "DATA": json.dumps(data, ensure_ascii=False).translate(_SCRIPT_SAFE)}
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
+
+
+def write_page(path: str | Path, names: tuple[str, ...], title: str, data: object) -> None:
+    """The page made of the templates ``names`` (their texts one after the other: a shared head,
+    then the page's own), filled with ``title`` and ``data``, written to ``path`` as UTF-8."""
+    from .outputs import output_file
+
+    with output_file(path) as out:
+        out.write(fill("".join(template(name) for name in names), title, data).encode("utf-8"))

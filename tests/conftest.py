@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "articles"
 SHARED_EVAL = ROOT.parent / "shared" / "eval"
+
+
+# fixtures that start a server or build with a pool of processes: a test that uses one is slow
+SLOW_FIXTURES = {"served", "oxigraph_server", "re3d_graph"}
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Mark slow (left out by `make test-fast`) every test that uses a fixture of SLOW_FIXTURES."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -43,6 +57,32 @@ def example_store(tmp_path_factory) -> Path:
     report = kg.build([str(EXAMPLES)], store=path)
     assert report.added == 2 and not report.problems
     return path
+
+
+def invoke_kg(*args: str, stdin: str | None = None, input: str | None = None, env: dict | None = None,
+              cwd: Path = ROOT, check: bool = False, **_process) -> subprocess.CompletedProcess:
+    """``kg ARGS`` in this process through click's CliRunner, in the shape of ``subprocess.run``
+    (returncode, stdout, stderr as text): kg's group maps errors to exit codes inside click, so
+    the code and the ``Error:`` line are those a user sees. ``env`` is a whole environment, as
+    for subprocess (what it lacks is unset for the call); ``cwd`` the folder to run in; ``check``
+    raises CalledProcessError on a failure; what only concerns a process (capture_output, text,
+    timeout) is taken and left unused. A test about processes (kills, locks, signals, pools,
+    pipes) runs ``python -m kg`` instead."""
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    changes = None
+    if env is not None:
+        changes = {name: value for name, value in env.items() if os.environ.get(name) != value}
+        changes.update({name: None for name in os.environ if name not in env})
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(cli, [str(arg) for arg in args], input=stdin if stdin is not None else input,
+                                    env=changes, catch_exceptions=False)
+    done = subprocess.CompletedProcess(["kg", *args], result.exit_code, result.stdout, result.stderr)
+    if check:
+        done.check_returncode()
+    return done
 
 
 def copy_store(source: Path, target: Path) -> Path:

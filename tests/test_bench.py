@@ -7,9 +7,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 
+@pytest.mark.slow  # the benchmark harness
 def test_the_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     result = subprocess.run(
         [sys.executable, "bench/scale.py", "--articles", "30", "--sample", "12", "--triples", "2000",

@@ -14,13 +14,17 @@ from click.testing import CliRunner
 from rdflib import Dataset, Graph
 
 from kg.cli import cli
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, invoke_kg
 
 
 def run_kg(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run `python -m kg` as a user would, so exit codes and stderr are the real ones."""
-    return subprocess.run([sys.executable, "-m", "kg", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=300)
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit codes and stderr a user sees."""
+    return invoke_kg(*args, stdin=stdin, env=env)
+
+
+def kg_process(*args: str) -> subprocess.CompletedProcess:
+    """Run `python -m kg` as a user would: for what only a process has (its file descriptors)."""
+    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
 def test_every_command_has_help():
@@ -29,6 +33,14 @@ def test_every_command_has_help():
         result = runner.invoke(cli, [name, "--help"])
         assert result.exit_code == 0, name
         assert "Usage:" in result.output
+
+
+@pytest.mark.parametrize("args", [["query", "allies", "--store", "/nonexistent/kg-store"], ["query", "--bogus"],
+                                  ["nosuchcommand"], ["--version"], ["query", "list"]], ids=" ".join)
+def test_in_process_the_codes_and_lines_are_those_of_a_real_process(args):
+    """kg's group maps errors to exit codes inside click: CliRunner sees what `python -m kg` shows."""
+    real, inside = kg_process(*args), run_kg(*args)
+    assert (inside.returncode, inside.stdout, inside.stderr) == (real.returncode, real.stdout, real.stderr)
 
 
 def test_rebuilding_the_same_articles_adds_nothing(store_copy):
@@ -267,7 +279,7 @@ def test_a_build_with_nothing_to_read_makes_no_store(tmp_path):
 
 
 def test_every_ready_query_declares_its_parameters():
-    from kg.graph.parameters import declared
+    from kg.sparql.parameters import declared
     from kg.graph.sparql import named_queries
 
     for name, path in named_queries().items():
@@ -403,7 +415,7 @@ def test_the_entity_graph_built_in_steps_is_the_one_built_at_once(example_store,
 def test_a_server_reads_the_same_default_graph_from_the_query_text(example_store):
     """RemoteStore wraps a query's pattern in GRAPH <entities> (the protocol's default-graph-uri
     would hide the named graphs): the same answers as Oxigraph's own default graph."""
-    from kg.graph.guard import in_graph, parse
+    from kg.sparql.guard import in_graph, parse
     from kg.vocab import ENTITY_GRAPH, PREFIXES
 
     store = ox.Store.read_only(str(example_store))
@@ -484,6 +496,7 @@ PROGRESS = {  # {out}: a new folder for each run
 }
 
 
+@pytest.mark.slow  # processes on a pseudo-terminal
 @pytest.mark.parametrize("command", list(PROGRESS))
 def test_a_progress_line_is_drawn_on_a_terminal_and_erased_at_the_end(command, example_store, tmp_path):
     def args(run: str) -> list[str]:
@@ -502,6 +515,7 @@ def test_a_progress_line_is_drawn_on_a_terminal_and_erased_at_the_end(command, e
     assert piped.returncode == 0 and label not in piped.stderr and "\r" not in piped.stderr, piped.stderr
 
 
+@pytest.mark.slow  # a process on a pseudo-terminal
 def test_an_error_line_during_a_build_on_a_terminal_is_whole(tmp_path):
     missing = tmp_path / "missing.txt"
     args = ["build", str(EXAMPLES), str(missing), "--verbose"]
@@ -577,13 +591,13 @@ def test_output_to_a_pipe_a_device_or_a_link_is_written_through_never_replaced(e
     import stat
 
     store = ["--store", str(example_store)]
-    expected = run_kg("export", "--format", "json", *store).stdout
+    expected = kg_process("export", "--format", "json", *store).stdout
     assert 1000 < len(expected.encode()) < 60000, "fits in a pipe's buffer: this test reads after kg has written"
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader is there: kg's open does not wait
     try:
-        result = run_kg("export", "--format", "json", "-o", str(fifo), *store)
+        result = kg_process("export", "--format", "json", "-o", str(fifo), *store)
         assert result.returncode == 0, result.stderr
         assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the named pipe is still one"
         assert os.read(reader, 1 << 20).decode() == expected
@@ -601,12 +615,12 @@ def test_output_to_a_pipe_a_device_or_a_link_is_written_through_never_replaced(e
         os.close(read)
     stdout = tmp_path / "stdout"  # as /dev/stdout is: a link to the process's standard output
     stdout.symlink_to("/proc/self/fd/1")
-    result = run_kg("export", "--format", "json", "-o", str(stdout), *store)
+    result = kg_process("export", "--format", "json", "-o", str(stdout), *store)
     assert (result.returncode, result.stdout) == (0, expected), result.stderr
     for device, code, error in [("/dev/null", 0, ""), ("/dev/full", 9, "no space left on device")]:
         link = tmp_path / device.rsplit("/", 1)[1]
         link.symlink_to(device)
-        result = run_kg("export", "-o", str(link), *store)
+        result = kg_process("export", "-o", str(link), *store)
         assert result.returncode == code, result.stderr
         if error:
             assert result.stderr == f"Error: cannot write {link}: {error}\n"
@@ -615,7 +629,7 @@ def test_output_to_a_pipe_a_device_or_a_link_is_written_through_never_replaced(e
     target.parent.mkdir()
     target.write_text("yesterday's")
     (tmp_path / "graph.json").symlink_to(target)
-    result = run_kg("export", "--format", "json", "-o", str(tmp_path / "graph.json"), *store)
+    result = kg_process("export", "--format", "json", "-o", str(tmp_path / "graph.json"), *store)
     assert result.returncode == 0, result.stderr
     assert os.readlink(tmp_path / "graph.json") == str(target) and target.read_text() == expected
     assert sorted(p.name for p in target.parent.iterdir()) == ["graph.json"], "no temporary file left"

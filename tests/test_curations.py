@@ -199,4 +199,4 @@ def test_cli_curate_list_undo_and_errors(store, tmp_path):
     assert kg.curations(store=store) == []
     # last: the runner keeps the error's traceback, which holds the store open
     missing = runner.invoke(cli, ["curate", "merge", "Nobody", "Northern Brigade", "--why", "x", "--store", str(store)])
-    assert missing.exit_code != 0 and "no entity is named 'Nobody'" in str(missing.exception)
+    assert missing.exit_code == 2 and "no entity is named 'Nobody'" in missing.stderr

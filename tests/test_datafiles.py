@@ -66,6 +66,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # a process each: kg reads its data files once per process (KG_DATA)
 @pytest.mark.parametrize(("name", "damage", "command", "message"), CASES,
                          ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_a_malformed_data_file_is_exit_78_and_one_line_naming_it(tmp_path, example_store, name, damage, command,
@@ -155,6 +156,7 @@ def test_the_shipped_data_passes_every_check():
     assert len(shapes.shapes_graph()) > 50
 
 
+@pytest.mark.slow  # a pool of worker processes
 def test_a_worker_that_cannot_load_the_data_stops_the_build_with_its_error(tmp_path):
     """A pool worker whose start fails (here: the entity patterns spaCy loads, which the building
     process never reads) raises the error from its first task; the pool would otherwise start it

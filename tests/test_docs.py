@@ -60,3 +60,19 @@ def test_what_the_readme_recipes_make_is_ignored_by_git():
     for name in sorted({f"{s}/" for s in stores} | files):  # a store is a folder
         result = subprocess.run(["git", "check-ignore", "-q", "--no-index", name], cwd=ROOT)
         assert result.returncode == 0, f"{name} is not in .gitignore"
+
+
+def test_the_architecture_names_every_module():
+    """docs/architecture.md is where a newcomer finds the room of each module: every module of kg/
+    is named there (by its path, or by its file name beside its folder's)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = []
+    for path in sorted((ROOT / "kg").rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        relative = path.relative_to(ROOT).as_posix()
+        beside = f"{path.parent.name}/{path.name}"  # "relations/trace.py", "petrarch/__main__.py"
+        if relative not in text and beside not in text \
+                and not re.search(rf"(?<![\w/.]){re.escape(path.name)}\b", text):
+            missing.append(relative)
+    assert missing == [], "modules docs/architecture.md does not name"

@@ -9,11 +9,10 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SHARED_EVAL
+from conftest import ROOT, SHARED_EVAL, invoke_kg
 
 DEV = ROOT / "tests" / "data" / "dev"
 SEEDS = ROOT / "tests" / "data" / "gold" / "seeds"
-KG = [sys.executable, "-m", "kg"]
 needs_reference = pytest.mark.skipif(not (SHARED_EVAL / "score.py").exists(),
                                      reason="reference scorer not beside the checkout")
 
@@ -78,25 +77,23 @@ def test_kg_eval_agrees_with_the_reference_scorer(which, dev_store, example_stor
 
 
 def test_cli_prints_the_table_and_the_last_line(dev_store):
-    result = subprocess.run([*KG, "eval", str(DEV / "gold"), "--store", str(dev_store)],
-                            capture_output=True, text=True)
+    result = invoke_kg("eval", str(DEV / "gold"), "--store", str(dev_store))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["relation", "required", "found"]
     assert re.fullmatch(r"F1 \d\.\d{3} P \d\.\d{3} R \d\.\d{3} prov \d\.\d\d docs \d+/\d+", lines[-1])
-    data = json.loads(subprocess.run([*KG, "eval", str(DEV / "gold"), "--store", str(dev_store), "--format", "json"],
-                                     capture_output=True, text=True, check=True).stdout)
+    data = json.loads(invoke_kg("eval", str(DEV / "gold"), "--store", str(dev_store), "--format", "json",
+                                check=True).stdout)
     assert set(data["per_relation"]) >= {"allyof", "captured", "attacked", "locatedin"}
 
 
 def test_bad_gold_is_one_line_naming_the_file_and_line(tmp_path, dev_store):
     (tmp_path / "entities.tsv").write_text("X\tArmedGroup\tX\n")
     (tmp_path / "relations.tsv").write_text("required\tX\tallyOf\n")
-    result = subprocess.run([*KG, "eval", str(tmp_path), "--store", str(dev_store)], capture_output=True, text=True)
+    result = invoke_kg("eval", str(tmp_path), "--store", str(dev_store))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "relations.tsv:1" in result.stderr and "Traceback" not in result.stderr
-    result = subprocess.run([*KG, "eval", str(tmp_path / "nowhere"), "--store", str(dev_store)],
-                            capture_output=True, text=True)
+    result = invoke_kg("eval", str(tmp_path / "nowhere"), "--store", str(dev_store))
     assert result.returncode == 2 and "no entities.tsv" in result.stderr
 
 

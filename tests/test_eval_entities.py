@@ -10,10 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, SHARED_EVAL
+from conftest import ROOT, SHARED_EVAL, invoke_kg
 
 RE3D = ROOT / "tests" / "data" / "re3d"
-KG = [sys.executable, "-m", "kg"]
 
 TEXTS = {
     "one.txt": "Hezbollah fighters captured the town of Arsal on Monday, the Lebanese army said. The Islamic "
@@ -69,15 +68,14 @@ def test_gold_entities_found_typed_split_and_merged(tiny):
 
 
 def test_kg_eval_prints_the_entities_before_the_last_line(tiny):
-    out = subprocess.run([*KG, "eval", str(tiny / "gold"), "--store", str(tiny / "store"), "-q"],
-                         check=False, capture_output=True, text=True, timeout=600)
+    out = invoke_kg("eval", str(tiny / "gold"), "--store", str(tiny / "store"), "-q")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert "entities: found 9/10, typed right 8/9, splits 1, merges 1" in lines
     assert "   RAQQA (Region): node 'Raqqa' is Settlement" in lines
     assert re.fullmatch(r"F1 \d\.\d{3} P \d\.\d{3} R 1\.000 prov \d\.\d\d docs n/a", lines[-1])
-    data = json.loads(subprocess.run([*KG, "eval", str(tiny / "gold"), "--store", str(tiny / "store"), "-q",
-                                      "--format", "json"], capture_output=True, text=True, check=True).stdout)
+    data = json.loads(invoke_kg("eval", str(tiny / "gold"), "--store", str(tiny / "store"), "-q",
+                                "--format", "json", check=True).stdout)
     assert data["entities"]["typed_right"] == 8
 
 

@@ -6,8 +6,6 @@ gold and the rules file are checked."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -15,14 +13,16 @@ import pytest
 
 from conftest import EXAMPLES, ROOT
 
-KG = [sys.executable, "-m", "kg"]
 FIRST, SECOND = sorted(EXAMPLES.glob("*.txt"))
 EVENTS_GRAPH = "https://w3id.org/kg/graph/events"
 ENTITY = "https://w3id.org/kg/id/entity/"
 
 
 def run_kg(*args):
-    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600)
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit code and stderr a user sees."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args)
 
 
 @dataclass
@@ -163,11 +163,11 @@ def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_st
     """Built one article after the other, the second build re-merges what it reached, or all the
     events once that is more than ``events.WHOLE`` of the statements; with blocks of one term, the
     statements of a part larger than a block are read as their whole type and the others left
-    out, and every lookup runs block by block. In a child process (kg.store.offload, which the
+    out, and every lookup runs block by block. In a child process (kg.derive.offload, which the
     examples are too small for by default), on a checkpoint of the store and with this process's
     settings, the merge is the same."""
     import kg
-    from kg.store import events
+    from kg.derive import eventmerge as events
 
     monkeypatch.setenv("KG_DERIVE_IN_CHILD", child)
     if block is not None:
@@ -184,7 +184,7 @@ def test_events_and_their_iris_do_not_depend_on_the_order_of_building(example_st
 @pytest.mark.parametrize("child", ["/bin/false", "/nonexistent/python"], ids=["fails", "cannot-start"])
 def test_an_events_merge_whose_child_fails_or_cannot_start_is_done_by_the_build(example_store, tmp_path,
                                                                                  monkeypatch, child):
-    """The child of kg.store.offload exits without an answer, or is not there: the build merges
+    """The child of kg.derive.offload exits without an answer, or is not there: the build merges
     the events itself, and the graph is the one of a build that never tried."""
     import sys
 

@@ -4,8 +4,6 @@ document's one error line, and the rest of the batch is extracted and written (i
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import date
 
 import pytest
@@ -15,7 +13,6 @@ from hypothesis import strategies as st
 from kg.dates import DATE, YEAR, ParsedDate
 from kg.ingest import make_document
 
-KG = [sys.executable, "-m", "kg"]
 GOOD = "Hezbollah fighters captured the town of Arsal in Lebanon on Sunday."
 
 
@@ -80,8 +77,9 @@ def test_a_document_of_year_one_that_says_on_sunday_is_built(tmp_path):
     feed.write_text("\n".join(json.dumps(d) for d in (
         {"id": "old", "text": "On Sunday, Hezbollah captured Arsal.", "date": "0001-01-01"},
         {"id": "new", "text": GOOD, "date": "2017-08-28"})) + "\n", encoding="utf-8")
-    result = subprocess.run([*KG, "build", str(feed), "--store", str(tmp_path / "store"), "-q"],
-                            capture_output=True, text=True, timeout=600, check=False)
+    from conftest import invoke_kg
+
+    result = invoke_kg("build", str(feed), "--store", str(tmp_path / "store"), "-q")
     assert result.returncode == 0, result.stderr
     assert "built: 2 new documents" in result.stdout
 

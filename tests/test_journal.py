@@ -8,7 +8,8 @@ import pytest
 import kg
 from conftest import EXAMPLES, ROOT
 from kg.store import journal
-from kg.store.labels import all_entities
+from kg.derive.entities import all_entities
+from kg.derive.refresh import refresh_entities
 from kg.vocab import ENTITY_GRAPH, EVENT_GRAPH
 
 DEV = ROOT / "tests" / "data" / "dev" / "articles"
@@ -67,11 +68,11 @@ def test_a_derived_graph_an_unfinished_refresh_changed_is_read_from_the_store(bu
     assert exported(built, tmp_path) == stored(built)
     with kg.open_store(built, writable=True) as store:
         others = [iri for iri in all_entities(store) if iri != victim.subject.value]
-        store.refresh_entities(others[:3])
+        refresh_entities(store, others[:3])
     assert exported(built, tmp_path) == stored(built)
     assert derived[-1] == {str(EVENT_GRAPH)}, "the entity graph came from the store, twice"
     with kg.open_store(built, writable=True) as store:
-        store.refresh_entities(None)
+        refresh_entities(store, None)
     assert victim.subject.value in {q.split()[0][1:-1] for q in exported(built, tmp_path)}
     assert exported(built, tmp_path) == stored(built)
     assert derived[-1] == {str(ENTITY_GRAPH), str(EVENT_GRAPH)}

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, invoke_kg
 from kg.extract.lexicon import LexiconError, parse_lexicon
 
 KG = [sys.executable, "-m", "kg"]
@@ -67,6 +67,7 @@ def with_sanctioned(tmp_path_factory):
     return run, store, root
 
 
+@pytest.mark.slow  # kg processes on a copy of the data (KG_DATA is read once per process)
 def test_a_relation_added_by_data_is_extracted_validated_counted_scored_and_drawn(with_sanctioned, tmp_path):
     run, store, root = with_sanctioned
     facts = run("query", "SELECT ?s ?o WHERE { ?s kg:sanctioned ?o }", "--store", str(store), "--format", "json")
@@ -93,10 +94,8 @@ def test_a_relation_added_by_data_is_extracted_validated_counted_scored_and_draw
 def test_the_shipped_data_does_not_know_it(tmp_path):
     store = tmp_path / "store"
     (tmp_path / "panel.txt").write_text(ARTICLE, encoding="utf-8")
-    subprocess.run([*KG, "build", str(tmp_path / "panel.txt"), "--store", str(store)], check=True,
-                   capture_output=True, timeout=600)
-    out = subprocess.run([*KG, "query", "SELECT ?s WHERE { ?s kg:sanctioned ?o }", "--store", str(store)],
-                         capture_output=True, text=True, timeout=600).stdout
+    invoke_kg("build", str(tmp_path / "panel.txt"), "--store", str(store), check=True)
+    out = invoke_kg("query", "SELECT ?s WHERE { ?s kg:sanctioned ?o }", "--store", str(store)).stdout
     assert "(0 rows)" in out
 
 

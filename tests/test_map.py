@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from conftest import ROOT
 from test_viz import ARTIFACTS, _chromium, open_offline
 
-KG = [sys.executable, "-m", "kg"]
 # the places of the example articles' events that have coordinates (GeoNames, via places.jsonl)
 PLACES = {"Arsal": (34.18, 36.42), "Beirut": (33.89, 35.50), "Al-Bukamal": (34.45, 40.92)}
 
 
 def run_kg(*args):
-    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600, check=False)
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit code and stderr a user sees."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args)
 
 
 def _country(code: str):

@@ -46,6 +46,7 @@ def actor(label: str) -> dict:
     return found[0]
 
 
+@pytest.mark.slow  # the whole generator, run as a process: a build never runs it
 @pytest.mark.skipif(not DICTIONARIES.is_dir(), reason="the PETRARCH2 dictionaries are not at ../shared")
 def test_committed_files_are_what_the_generator_writes(tmp_path):
     done = subprocess.run([sys.executable, "-m", "kg.extract.petrarch", str(DICTIONARIES), "--out", str(tmp_path)],

@@ -4,7 +4,6 @@ file that cannot be read one `Error:` line naming it, the same for `kg validate`
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
@@ -20,7 +19,10 @@ ex:g2 { ex:a ex:p "7"^^<http://www.w3.org/2001/XMLSchema#integer> . ex:a ex:p ex
 
 
 def run_kg(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit code and stderr a user sees."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args)
 
 
 def test_a_dataset_is_read_whole_whatever_its_graphs(tmp_path):

@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, SHARED_EVAL
+from conftest import ROOT, SHARED_EVAL, invoke_kg
 
 RE3D = ROOT / "tests" / "data" / "re3d"
-KG = [sys.executable, "-m", "kg"]
 
 # Measured on the commit that set them; a change that lowers one of them must say why.
 FLOORS = {"recall": 0.53, "precision": 0.59, "aliases": 20}  # 0.551, 0.603, 20 on 2026-12-01 (evening)
@@ -54,8 +53,7 @@ def test_kg_counts_as_the_benchmark_scorer_does(graph, split):
 
 
 def test_kg_eval_reads_a_re3d_folder(graph):
-    out = subprocess.run([*KG, "eval", str(RE3D), "--file", str(graph), "--source", "CENTCOM", "-q"],
-                         capture_output=True, text=True, timeout=600)
+    out = invoke_kg("eval", str(RE3D), "--file", str(graph), "--source", "CENTCOM", "-q")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].split() == ["relation", "gold", "found", "predicted", "correct", "P", "R"]

@@ -19,6 +19,14 @@ DEV = ROOT / "tests" / "data" / "dev" / "articles"
 
 
 def run_kg(*args, **kw):
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit code and stderr a user sees."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args, **kw)
+
+
+def kg_process(*args, **kw):
+    """`python -m kg ARGS`: for the tests about processes (kills, a lock another process holds)."""
     return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600, **kw)
 
 
@@ -170,16 +178,17 @@ def _kill_after(args, env, documents: int) -> int:
     return process.wait()
 
 
+@pytest.mark.slow
 def test_builds_killed_at_chosen_points_leave_whole_documents_and_the_next_run_finishes(tmp_path):
     """Kills land where recovery is hardest: at each step of a batch write (markers set, bulk
     loaded, journal half or wholly appended) and before the labels, by crash points; and at random
     documents, by a SIGKILL from outside after that many progress lines. Every kill must land
     (the build dies by SIGKILL before it is done), each leaves whole documents only, and one more
     run gives exactly the graph of an uninterrupted build. The killed runs merge the events in a
-    child process (kg.store.offload), so the kill before the events lands with the child running."""
+    child process (kg.derive.offload), so the kill before the events lands with the child running."""
     corpus = _corpus(tmp_path, 64)
     reference = tmp_path / "reference"
-    assert run_kg("build", str(corpus), "--store", str(reference), "--quiet").returncode == 0
+    assert kg_process("build", str(corpus), "--store", str(reference), "--quiet").returncode == 0
     want = graphs(reference)
     total = sum(1 for graph in want if "/graph/doc/" in graph)
     assert total == 64
@@ -209,7 +218,7 @@ def test_builds_killed_at_chosen_points_leave_whole_documents_and_the_next_run_f
         status = _kill_after(args, batches, rng.randint(1, left - 20))
         assert status == -signal.SIGKILL, "the kill did not land: the build finished first"
         stored_before = _assert_whole_documents(victim, want, tmp_path)
-    result = run_kg(*args)
+    result = kg_process(*args)
     assert result.returncode == 0, result.stderr
     assert graphs(victim) == want, "after the kills, one more run gives exactly the uninterrupted graph"
     assert exported(victim, tmp_path) == want
@@ -225,34 +234,35 @@ def test_an_unknown_crash_point_is_refused(tmp_path):
 # ---------------------------------------------------------------- concurrency
 
 
+@pytest.mark.slow
 def test_two_builds_at_once_one_waits_or_fails_clearly_and_queries_keep_working(tmp_path):
     """The first build streams JSONL from a pipe the test holds open, so it is certainly still
     running (and holding the store) while the second build and a query run: no timing involved."""
     store = tmp_path / "store"
-    assert run_kg("build", str(EXAMPLES), "--store", str(store)).returncode == 0
+    assert kg_process("build", str(EXAMPLES), "--store", str(store)).returncode == 0
     lines = _corpus(tmp_path).read_text().splitlines()
     first = subprocess.Popen([*KG, "build", "-", "--store", str(store), "--verbose"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first.stdin.write("\n".join(lines[:20]) + "\n")  # spaCy parses 16 at a time: enough for a first line
     first.stdin.flush()
     assert first.stdout.readline().startswith("  + "), "the first build is under way"
-    second = run_kg("build", str(DEV), "--store", str(store), "--quiet")
+    second = kg_process("build", str(DEV), "--store", str(store), "--quiet")
     assert second.returncode == 4
     assert one_line_errors(second.stderr) == [
         f"Error: the store at {store} is in use by another kg build (wait for it to finish, or use another --store)"]
-    query = run_kg("query", "allies", "--store", str(store))
+    query = kg_process("query", "allies", "--store", str(store))
     assert query.returncode == 0, query.stderr
     assert "Hezbollah" in query.stdout, "a query during a build reads the store as it was"
     first.stdin.write("\n".join(lines[20:]) + "\n")
     out, err = first.communicate(timeout=600)
     assert first.returncode == 0, err
     assert "40 new documents" in out
-    finished = run_kg("build", str(DEV), "--store", str(store), "--quiet")
+    finished = kg_process("build", str(DEV), "--store", str(store), "--quiet")
     assert finished.returncode == 0
     reference = tmp_path / "reference"  # the same inputs, one build after the other
-    run_kg("build", str(EXAMPLES), "--store", str(reference), "--quiet")
-    run_kg("build", "-", "--store", str(reference), "--quiet", input="\n".join(lines) + "\n")
-    run_kg("build", str(DEV), "--store", str(reference), "--quiet")
+    kg_process("build", str(EXAMPLES), "--store", str(reference), "--quiet")
+    kg_process("build", "-", "--store", str(reference), "--quiet", input="\n".join(lines) + "\n")
+    kg_process("build", str(DEV), "--store", str(reference), "--quiet")
     assert graphs(store) == graphs(reference)
 
 
@@ -300,7 +310,7 @@ def test_parameters_are_bound_never_spliced(store_copy):
 
 def test_query_timeout(store_copy):
     heavy = ("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?p ?x . ?b ?q ?x . ?c ?r ?x . ?d ?s ?x . ?e ?t ?x } }")
-    result = run_kg("query", heavy, "--store", str(store_copy), "--timeout", "1")
+    result = kg_process("query", heavy, "--store", str(store_copy), "--timeout", "1")
     assert result.returncode == 5
     assert one_line_errors(result.stderr) == [
         "Error: the query did not finish within 1 s (narrow it (LIMIT, a FILTER, a named relation) or raise --timeout)"]

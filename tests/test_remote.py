@@ -18,6 +18,7 @@ import pytest
 from test_scale import Loopback
 
 KG = [sys.executable, "-m", "kg"]
+pytestmark = pytest.mark.slow  # servers on loopback
 SAFETY_S = 600  # only a machine that has stopped reaches it; kg's own deadline is what ends each run
 DRIP_S = 0.5  # a server that drips waits this long between bytes: less than any --timeout below
 # a server that drips this many bytes takes DRIP_S * DRIP_BYTES = 40 s or more to answer: kg with

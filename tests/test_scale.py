@@ -19,6 +19,7 @@ import pytest
 from conftest import EXAMPLES
 
 KG = [sys.executable, "-m", "kg"]
+pytestmark = pytest.mark.slow  # a Dask cluster, worker pools, servers
 
 
 def _quads(location) -> set[str]:
@@ -114,7 +115,7 @@ def test_a_server_built_one_article_at_a_time_holds_the_graph_of_one_build(oxigr
     """The second build re-merges the events its article reaches on the server, or all of them
     (``events.WHOLE``), and deletes what they replace: the same graph as one local build."""
     import kg
-    from kg.store import events
+    from kg.derive import eventmerge as events
 
     monkeypatch.setattr(events, "WHOLE", whole)
     for article in sorted(EXAMPLES.glob("*.txt"), reverse=True):  # the later one first: the second changes its events
@@ -263,7 +264,7 @@ def test_two_worker_processes_build_the_same_graph(example_store, tmp_path):
 
 
 # the derived graphs computed in this process, and in child processes on a checkpoint
-# (kg.store.offload, which the examples are too small for by default): the same graphs
+# (kg.derive.offload, which the examples are too small for by default): the same graphs
 IN_CHILD = pytest.mark.parametrize("child", ["0", "1"], ids=["here", "in-children"])
 
 
@@ -276,9 +277,9 @@ def test_an_article_at_a_time_refreshes_the_entities_it_touches_to_the_graph_of_
 
     monkeypatch.setenv("KG_DERIVE_IN_CHILD", child)
     if child == "1":  # the labels come from the child, not from this process's refresh
-        from kg.store.local import LocalStore
+        from kg.derive import refresh  # what refreshes the labels in this process
 
-        monkeypatch.setattr(LocalStore, "refresh_entities", lambda *args: pytest.fail("refreshed here"))
+        monkeypatch.setattr(refresh, "refresh_entities", lambda *args: pytest.fail("refreshed here"))
     first, second = sorted(EXAMPLES.glob("*.txt"))
     for store in (tmp_path / "local", oxigraph_server)[:2 if child == "0" else 1]:
         kg.build([str(first)], store=store)

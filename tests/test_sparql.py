@@ -23,8 +23,10 @@ ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?x . ?b ?q ?y . ?c ?r ?z . ?d ?
 
 
 def run_kg(*args: str, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **(env or {})}, **kw)
+    """`kg ARGS` in this process (conftest's invoke_kg), with ``env`` added to the environment."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args, env={**os.environ, **(env or {})}, **kw)
 
 
 def error_line(result: subprocess.CompletedProcess) -> str:
@@ -34,9 +36,10 @@ def error_line(result: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
-@pytest.fixture(params=["local", "remote"])
-def store(request, example_store, served) -> str:
-    return str(example_store) if request.param == "local" else served
+@pytest.fixture(params=["local", pytest.param("remote", marks=pytest.mark.slow)])
+def store(request, example_store) -> str:
+    """The example graph in a local store, and (the slow tier: a server) in `oxigraph serve`."""
+    return str(example_store) if request.param == "local" else request.getfixturevalue("served")
 
 
 @pytest.fixture
@@ -135,7 +138,7 @@ def test_the_guard_reads_any_depth_without_recursion():
     """The parser keeps its nesting on a list: 100,000 braces are read (and then refused), where
     ~990 ended in RecursionError."""
     from kg.errors import QueryError
-    from kg.graph import guard
+    from kg.sparql import guard
 
     deep = guard.parse("SELECT * WHERE " + "{ " * 100_000 + "}" * 100_000)
     assert deep.scope is not None and len(deep.scope.groups) == 100_000
@@ -284,6 +287,7 @@ def _children() -> set[int]:
     return {pid for pid, parent, _ in _processes() if parent == os.getpid()}
 
 
+@pytest.mark.slow
 def test_a_local_query_is_killed_at_its_deadline(example_store):
     process = subprocess.Popen([*KG, "query", ENDLESS, "--timeout", "1", "--store", str(example_store)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -304,6 +308,7 @@ def _poll(condition, safety_s: float = 300) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_the_evaluation_ends_when_kg_is_killed(example_store):
     process = subprocess.Popen([*KG, "query", ENDLESS, "--timeout", "3600", "--store", str(example_store)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -394,15 +399,19 @@ def test_json_is_the_standards_form_of_every_kind_of_term(store):
 
 def test_csv_and_tsv_are_the_standards_forms(store):
     """SPARQL 1.1 CSV (plain values, CR LF) and TSV (the terms as Turtle writes them)."""
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
     # bytes, not text: text mode would turn CR LF into LF
-    csv, tsv = (subprocess.run([*KG, "query", EVERY_KIND, "--format", fmt, "--store", store], capture_output=True,
-                               timeout=600) for fmt in ("csv", "tsv"))
-    assert csv.returncode == tsv.returncode == 0, csv.stderr + tsv.stderr
-    header, row = csv.stdout.decode("utf-8").removesuffix("\r\n").split("\r\n")
+    csv, tsv = (CliRunner().invoke(cli, ["query", EVERY_KIND, "--format", fmt, "--store", store])
+                for fmt in ("csv", "tsv"))
+    assert csv.exit_code == tsv.exit_code == 0, csv.stderr + tsv.stderr
+    header, row = csv.stdout_bytes.decode("utf-8").removesuffix("\r\n").split("\r\n")
     assert header == "iri,text,english,number,blank,nothing"
     blank = row.split(",")[-2]
     assert blank.startswith("_:") and row == f'http://example.org/a,"a ""quoted"", text",word,7,{blank},'
-    header, row = tsv.stdout.decode("utf-8").removesuffix("\n").split("\n")
+    header, row = tsv.stdout_bytes.decode("utf-8").removesuffix("\n").split("\n")
     assert header == "?iri\t?text\t?english\t?number\t?blank\t?nothing"
     blank = row.split("\t")[-2]
     assert blank.startswith("_:") and row == f'<http://example.org/a>\t"a \\"quoted\\", text"\t"word"@en\t7\t{blank}\t'

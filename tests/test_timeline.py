@@ -4,18 +4,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from test_viz import ARTIFACTS, _chromium, open_offline
 
-KG = [sys.executable, "-m", "kg"]
-
 
 def run_kg(*args):
-    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600)
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit code and stderr a user sees."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args)
 
 
 def test_timeline_picture_for_reports(example_store, tmp_path):

@@ -15,12 +15,14 @@ import pytest
 
 from conftest import ROOT
 
-KG = [sys.executable, "-m", "kg"]
 ARTIFACTS = Path(os.environ.get("KG_TEST_ARTIFACTS", ROOT / "test-artifacts"))
 
 
 def run_kg(*args):
-    return subprocess.run([*KG, *args], capture_output=True, text=True, timeout=600)
+    """`kg ARGS` in this process (conftest's invoke_kg): the exit code and stderr a user sees."""
+    from conftest import invoke_kg
+
+    return invoke_kg(*args)
 
 
 def test_analyze_ranks_communities_and_ego(example_store):

@@ -17,7 +17,7 @@ Five actions, each about one entity, each with who made it, when and why:
 The documents' graphs keep the machine's reading untouched. The curations live in a graph of
 their own (:data:`~kg.vocab.CURATION_GRAPH`, in PROV-O: ``prov:wasAttributedTo``,
 ``prov:generatedAtTime``, ``rdfs:comment``), and the derived graphs apply them (the entity graph
-in :mod:`kg.store.labels`, the events in :mod:`kg.store.events`, both through an
+in :mod:`kg.derive.entities`, the events in :mod:`kg.derive.eventmerge`, both through an
 :class:`Overlay`). So ``kg query evidence`` still shows the sentences the machine read, a
 curation outlives ``kg remove`` and a rebuild of its documents, and taking a curation back
 restores the machine's reading. A curation whose entity no document mentions any more is

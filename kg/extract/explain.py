@@ -234,6 +234,7 @@ class _Reader:
             token = self.doc[i]
             fired = [s for s in seen if s.fired]
             shown = fired or seen
+            shown = sorted(shown, key=lambda s: (s.relation, s.rule))  # the matcher's order follows the hash seed
             relations = tuple(dict.fromkeys(s.relation for s in shown))
             event = next((events[r].name for r in relations if r in events), None)
             out.append(TriggerWord(text=token.text, start=token.idx, end=token.idx + len(token.text),
@@ -390,8 +391,7 @@ def _verdict_line(v: Verdict, names: dict[str, str]) -> str:
 def write_page(explanation: Explanation, path: str | Path, title: str | None = None) -> None:
     """The report as one offline page (``kg/templates/explain.html``): each sentence with its
     entities marked by type and an arc for each fact and each candidate rejected, its reason on hover."""
-    from ..graph.page import write_html
-    from ..resources import template
+    from ..resources import write_page
 
     data = dict(explanation.to_json(), symmetric=sorted(ontology.symmetric_relations()))  # arcs without a head
-    write_html(data, path, title or f"kg explain: {explanation.name}", template=template("explain.html"))
+    write_page(path, ("explain.html",), title or f"kg explain: {explanation.name}", data)

@@ -26,7 +26,16 @@ from bisect import bisect_left
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-from ..dates import DATE, DATE_TIME, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
+from ..dates import (
+    DATE,
+    DATE_TIME,
+    YEAR,
+    YEAR_MONTH,
+    DateError,
+    ParsedDate,
+    at_precision,
+    parse_date,
+)
 from ..records import EventTime
 from .eventrules import EventRules, load_rules
 
@@ -87,14 +96,9 @@ def document_time(document_date: ParsedDate | None) -> EventTime | None:
 
 
 def bounds(time: ParsedDate) -> tuple[date, date]:
-    """The first and last day a time may mean: a year's 1 January and 31 December, and so on."""
-    value = time.value.date() if isinstance(time.value, datetime) else time.value
-    if time.precision == YEAR:
-        return date(value.year, 1, 1), date(value.year, 12, 31)
-    if time.precision == YEAR_MONTH:
-        following = date(value.year + value.month // 12, value.month % 12 + 1, 1)
-        return date(value.year, value.month, 1), following - timedelta(days=1)
-    return value, value
+    """The first and last day a time may mean: a year's 1 January and 31 December, and so on
+    (:attr:`kg.dates.ParsedDate.days`)."""
+    return time.days
 
 
 def _measures(span, rules: EventRules) -> bool:
@@ -212,12 +216,7 @@ def _parse(text: str, base: datetime | None, clock: bool, prefer: str) -> Parsed
     precision = _PERIODS.get(data.period) if data is not None and data.date_obj is not None else None
     if precision is None or (data.period in ("time", "part_of_day") and not clock):
         return None
-    day = data.date_obj.date()
-    if precision == YEAR:
-        day = day.replace(month=1, day=1)
-    elif precision == YEAR_MONTH:
-        day = day.replace(day=1)
-    return ParsedDate(day, precision)
+    return at_precision(data.date_obj, precision)
 
 
 # A bare weekday, the time news gives most ("on Sunday"), is read here: dateparser takes 0.5-2 ms

@@ -74,12 +74,12 @@ def places(rows: list[dict]) -> list[Place]:
 
 
 def colours(types) -> dict[str, str]:
-    """Event type label -> its colour: the timeline's (:data:`kg.graph.timeline.COLOURS`)."""
+    """Event type label -> its colour: the timeline's (:data:`kg.graph.layout.EVENT_COLOURS`)."""
     from ..ontology import event_types
-    from .timeline import COLOURS, OTHER
+    from .layout import EVENT_COLOURS, OTHER_EVENT
 
-    by_label = {t.label: COLOURS.get(t.name, OTHER) for t in event_types().values()}
-    return {t: by_label.get(t, OTHER) for t in sorted(types)}
+    by_label = {t.label: EVENT_COLOURS.get(t.name, OTHER_EVENT) for t in event_types().values()}
+    return {t: by_label.get(t, OTHER_EVENT) for t in sorted(types)}
 
 
 def caption(rows: list[dict], shown: list[Place]) -> str:
@@ -158,10 +158,9 @@ def write_map(store, path: str | Path, fmt: str, title: str) -> str:
 
 def write_html(rows: list[dict], path: str | Path, title: str) -> None:
     """The page of ``rows`` (event table rows), from the template kg/templates/map.html."""
-    from ..resources import template
-    from . import page
+    from ..resources import write_page
 
-    page.write_html(map_data(rows), path, title, template=template("map.html"))
+    write_page(path, ("map.html",), title, map_data(rows))
 
 
 def write_picture(rows: list[dict], path: str | Path, title: str, fmt: str = "png") -> str:

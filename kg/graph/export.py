@@ -12,9 +12,14 @@ from .. import formats
 from ..derive import curations
 from ..outputs import output_file
 from ..store import Store
-from ..vocab import ENTITY_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
+from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
 RDF_FORMATS = {name: ox.RdfFormat.from_extension(extension) for name, extension in formats.RDF.items()}
+_FACT_TIMES = f"""SELECT ?s ?p ?o (MIN(?begin) AS ?first) (MAX(?end) AS ?last) WHERE {{
+  GRAPH <{EVENT_GRAPH}> {{ ?event kg:statement ?st ; sem:hasEarliestBeginTimeStamp ?begin ;
+                           sem:hasLatestEndTimeStamp ?end }}
+  GRAPH ?g {{ ?st kg:assertion ?a . ?a rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o }} }}
+GROUP BY ?s ?p ?o"""
 
 
 def triples(store: Store):
@@ -83,6 +88,13 @@ def _count(store: Store, pattern: str | None) -> int:
     return int(next(iter(store.query(query, union=False)))["n"].value)
 
 
+def fact_times(store: Store) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """(subject, predicate, object) IRIs -> the first and last day of the events a sentence dates
+    that state the fact: when it happened, where the text says (``kg analyze --since/--until``)."""
+    return {(row["s"].value, row["p"].value, row["o"].value): (row["first"].value, row["last"].value)
+            for row in store.query(_FACT_TIMES, union=False)}
+
+
 def to_networkx(store: Store):
     """The entity-to-entity graph as a ``networkx.MultiDiGraph``.
 
@@ -92,14 +104,13 @@ def to_networkx(store: Store):
     it), ``symmetric`` (a relation kg.ttl declares symmetric, such as allyOf: one edge, from the
     entity whose IRI sorts first, that means both directions), ``first_date`` / ``last_date`` (of
     those documents, where they have dates) and ``event_first`` / ``event_last`` (the days of the
-    events that state it, where a sentence dates them: see :func:`kg.graph.timeline.fact_times`).
+    events that state it, where a sentence dates them: see :func:`fact_times`).
     A state's government or armed forces also has an ``institutionOf`` edge to its country (from
     the gazetteer, not a text: confidence 1.0), where both are in the graph.
     """
     import networkx as nx
 
     from ..ontology import superclasses, symmetric_relations
-    from .timeline import fact_times
 
     graph = nx.MultiDiGraph()
     depth = {name: len(ancestors) for name, ancestors in superclasses().items()}

@@ -31,26 +31,11 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from ..errors import KGError, QueryError, UsageError
+from ..errors import KGError, QueryError
+from ..sparql.limits import MEMORY_ENV, deadline_error, memory_budget
 
-MEMORY_ENV = "KG_QUERY_MEMORY"
-DEFAULT_MEMORY_MB = 2048
 _FRAME = struct.Struct(">Q")
 _CHUNK = 1 << 20  # bytes per message from the child
-
-
-def deadline_error(timeout: float) -> QueryError:
-    """What a query that ran past ``--timeout`` ends with, wherever it ran."""
-    return QueryError(f"the query did not finish within {timeout:g} s",
-                      hint="narrow it (LIMIT, a FILTER, a named relation) or raise --timeout")
-
-
-def memory_budget() -> int | None:
-    """Bytes a query may allocate (``KG_QUERY_MEMORY`` MiB), or None for no ceiling."""
-    value = os.environ.get(MEMORY_ENV, "").strip() or str(DEFAULT_MEMORY_MB)
-    if not value.isdigit():
-        raise UsageError(f"{MEMORY_ENV}={value!r} is not a whole number of MiB (0 for no ceiling)")
-    return int(value) * 2**20 or None
 
 
 def run(produce: Callable[[IO[bytes]], None], timeout: float | None) -> bytes:

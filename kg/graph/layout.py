@@ -46,6 +46,10 @@ BEND = 0.5  # arc3 "rad" between two facts of the same pair: facts between the s
 COMMUNITY_GAP = 1.2  # layout units (about an edge's length) between the discs of two communities
 NODE_GAP = 0.45  # layout units between the rims of two nodes of a community
 ASPECT = 1.5  # the packing's width to its height: pages and printed pictures are wider than tall
+# an event type's colour in the timeline and on the map, page and picture alike; OTHER_EVENT for the rest
+EVENT_COLOURS = {"Attack": "#d62728", "Capture": "#ff7f0e", "Evacuation": "#1f77b4", "Ceasefire": "#2ca02c",
+                 "AllianceAct": "#9467bd"}
+OTHER_EVENT = "#7f7f7f"
 
 
 def node_radius(degree: int) -> float:

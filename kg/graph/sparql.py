@@ -1,6 +1,6 @@
 """Run SPARQL against the store: named queries from queries/, files, or inline text.
 
-Before a query runs, :mod:`kg.graph.guard` parses it: updates are refused, SERVICE (which would
+Before a query runs, :mod:`kg.sparql.guard` parses it: updates are refused, SERVICE (which would
 make the engine call other servers) is refused unless allowed, and each parameter must be a
 variable the query selects. Parameters are bound as RDF terms, never pasted into the text: by
 Oxigraph's substitutions in a local store, by VALUES blocks placed on the parse for a server.
@@ -20,6 +20,7 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import IO
 
@@ -28,12 +29,13 @@ import pyoxigraph as ox
 from .. import datafiles, formats
 from ..errors import QueryError, UsageError
 from ..resources import queries_dir
+from ..sparql import guard
+from ..sparql.parameters import check as check_parameters
+from ..sparql.parameters import lowered
 from ..store import Store
 from ..terminal import printable
 from ..vocab import ENTITY_GRAPH, PREFIXES
-from . import guard, isolated
-from .parameters import check as check_parameters
-from .parameters import lowered
+from . import isolated
 
 _STANDARD_FORMATS = {name: ox.QueryResultsFormat.from_extension(extension)
                      for name, extension in formats.QUERY_RESULTS.items()}
@@ -44,17 +46,42 @@ _DOCUMENT_FORMAT = ox.QueryResultsFormat.TSV
 
 @dataclass(frozen=True)
 class Result:
-    """Variables and rows of a SELECT (cells are plain strings or None), or a boolean for ASK.
+    """The answer of a query: ``document``, the whole answer in SPARQL 1.1 results TSV, which keeps
+    every term (IRI, blank node, literal with its language or datatype), as the engine wrote it.
 
-    ``document`` is the whole answer in SPARQL 1.1 results TSV, which keeps every term (IRI,
-    blank node, literal with its language or datatype): :meth:`serialize` writes the standard
-    formats from it.
+    It is parsed once, and only for what is asked of it: the variables and rows (cells are plain
+    strings or None) or the boolean of an ASK for a table or a script, or a standard format
+    (:meth:`serialize`, which pyoxigraph writes from the document); ``empty`` needs neither.
     """
 
-    variables: tuple[str, ...]
-    rows: tuple[tuple[str | None, ...], ...]
     document: bytes
-    boolean: bool | None = None
+
+    @cached_property
+    def _parsed(self) -> tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...], bool | None]:
+        answer = ox.parse_query_results(self.document, format=_DOCUMENT_FORMAT)
+        if isinstance(answer, ox.QueryBoolean):
+            return ("ask",), ((str(bool(answer)).lower(),),), bool(answer)
+        return tuple(v.value for v in answer.variables), tuple(tuple(map(_plain, row)) for row in answer), None
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        return self._parsed[0]
+
+    @property
+    def rows(self) -> tuple[tuple[str | None, ...], ...]:
+        return self._parsed[1]
+
+    @property
+    def boolean(self) -> bool | None:
+        return self._parsed[2]
+
+    @property
+    def empty(self) -> bool:
+        """A SELECT without a row (TSV: the header line alone); an ASK is never empty."""
+        if self.document.lstrip().lower().startswith((b"true", b"false")):
+            return False
+        body = self.document[:-1] if self.document.endswith(b"\n") else self.document
+        return b"\n" not in body  # the header line alone
 
     def serialize(self, fmt: ox.QueryResultsFormat) -> bytes:
         """The answer in ``fmt`` (JSON, XML, CSV or TSV), as pyoxigraph writes it."""
@@ -122,14 +149,14 @@ def run(store: Store, query: str, params: dict[str, str] | None = None, allow_se
     try:
         if store.capabilities.kill_queries and timeout is not None:  # in a forked child the deadline kills
             # (without a deadline, here: 2.6 ms for `allies` on the examples where the fork took 18)
-            return _result(isolated.run(
+            return Result(isolated.run(
                 lambda output: _write(lambda: store.query(text, substitutions, default_graph=ENTITY_GRAPH), output),
                 timeout))
         output = io.BytesIO()
         _write(lambda: store.query(text, substitutions, timeout=timeout, default_graph=ENTITY_GRAPH), output)
     except QueryError as exc:
         raise QueryError(syntax_error(str(exc), text)) from None
-    return _result(output.getvalue())
+    return Result(output.getvalue())
 
 
 _AT = re.compile(r"invalid SPARQL: error at (\d+):(\d+): (.*)")
@@ -180,14 +207,6 @@ def _write(query: Callable[[], object], output: IO[bytes]) -> None:
 
 def _tsv(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
     return f"<<( {term} )>>" if isinstance(term, ox.Triple) else str(term)
-
-
-def _result(document: bytes) -> Result:
-    answer = ox.parse_query_results(document, format=_DOCUMENT_FORMAT)
-    if isinstance(answer, ox.QueryBoolean):
-        return Result(("ask",), ((str(bool(answer)).lower(),),), document, boolean=bool(answer))
-    variables = tuple(v.value for v in answer.variables)
-    return Result(variables, tuple(tuple(map(_plain, solution)) for solution in answer), document)
 
 
 def _plain(term) -> str | None:

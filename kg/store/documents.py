@@ -1,4 +1,4 @@
-"""Finding and removing stored documents, through the store protocol."""
+"""Finding stored documents, and what they mention, through the store protocol."""
 
 from __future__ import annotations
 
@@ -27,21 +27,12 @@ def find_documents(store: Store, reference: str) -> list[tuple[str, str]]:
     return sorted(set(found))
 
 
-def remove_documents(store: Store, doc_ids: Iterable[str]) -> int:
-    """Take documents out: their graphs go, and with them every triple only they supported; the
-    labels of the entities they mentioned are recomputed (an entity nothing mentions any more
-    loses them), and so are the events they took part in (an event only they told goes, a
-    merge of their statements with others' is undone). Returns how many documents were removed."""
-    ids = list(doc_ids)
+def mentioned_entities(store: Store, doc_ids: Iterable[str]) -> set[str]:
+    """The IRIs of the entities the documents ``doc_ids`` mention: those whose derived graphs a
+    removal of them changes (:func:`kg.builder.remove_documents`)."""
     entities: set[str] = set()
-    for doc_id in ids:
+    for doc_id in doc_ids:
         rows = store.query(f"SELECT DISTINCT ?e WHERE {{ GRAPH <{document_graph(doc_id)}> {{ ?e kg:mentionedIn "
                            f"<{document_iri(doc_id)}> }} }}", union=False)
         entities.update(row["e"].value for row in rows)
-    store.mark_labels_stale()
-    removed = sum(1 for doc_id in ids if store.remove_document(doc_id))
-    store.refresh(entities)
-    store.mark_labels_stale(False)
-    store.flush()
-    store.compact()
-    return removed
+    return entities

@@ -9,14 +9,15 @@ document) under a write-in-progress marker that is set transactionally before th
 cleared after it; opening the store for writing takes out any graph still marked, so a killed
 build leaves every document either wholly in the store or not at all. Each written graph is also
 appended to the store's N-Quads journal (:mod:`kg.store.journal`), from which export copies it;
-so are the subjects of the entity and event graphs each refresh recomputes.
+so are the subjects of the entity and event graphs (derived by :mod:`kg.derive`) each refresh
+writes. The store can make a checkpoint of itself for the derivation's child processes
+(``Capabilities.checkpoints``), and applies the files they write.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import os
+import shutil
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -26,16 +27,15 @@ import pyoxigraph as ox
 
 from ..errors import StoreError
 from ..faults import crash_point
+from ..ontology import ontology_quads
 from ..rdf import HIDDEN_LABEL, TYPE, N, nquads
 from ..records import DocumentGraph
-from ..ontology import ontology_quads
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
-from .events import chunked, event_quads, statement_count
 from .journal import COMPACT_WHEN_DEAD, Journal
-from . import labels, offload
-from .protocol import Capabilities, Refreshed
+from .protocol import Capabilities, EntityChange, EntityChanges, chunked
 
 JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it did not make alone
+CHECKPOINT = "derive.tmp"  # inside the store folder (hard links need one file system); removed after use
 LOAD_BLOCK = 20000  # quads of a derived graph per bulk load: bounded memory; a load costs ~7 ms of its own
 
 
@@ -52,7 +52,7 @@ _TRUE = ox.Literal(True)
 class LocalStore:
     """A kg store on disk. Open it writable for building, read-only for everything else."""
 
-    capabilities = Capabilities(kind="oxigraph", journal=True, kill_queries=True)
+    capabilities = Capabilities(kind="oxigraph", journal=True, kill_queries=True, checkpoints=True)
 
     def __init__(self, path: str | os.PathLike, *, writable: bool = False) -> None:
         self.path = Path(path)
@@ -84,7 +84,7 @@ class LocalStore:
         if writable:
             self._ensure_ontology()
             self._take_out_unfinished()
-            offload.remove_checkpoint(self.path)
+            self.drop_checkpoint()  # one a killed build left behind
             # a store made before the entity graph held the entities' types and facts, or their
             # lower-case names: the next build recomputes the whole graph, as while labels are stale
             entities = N(ENTITY_GRAPH)
@@ -196,15 +196,13 @@ class LocalStore:
         else:
             self._ox.remove(quad)
 
-    def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
-        """Recompute the entity graph (see :mod:`kg.store.labels`) for ``entities`` (IRIs: what a
-        build touched), or for every entity; how many were recomputed. The entities' triples are
-        read by one query a block, so the cost is that of the entities, not of the store."""
-        graph = labels.GRAPH
-        _release_memory()
-        todo, changes = labels.recompute(self, entities)
+    def write_entities(self, changes: Iterable[list[EntityChange]], keep: list[str] | None) -> None:
+        """Write the entity graph's changes (:mod:`kg.derive.entities` derives them), a block at a
+        time, each entity's quads also to the journal; with ``keep`` (the whole graph derived), the
+        entities that no document mentions any more go."""
+        graph = N(ENTITY_GRAPH)
         existed = self._ox.contains_named_graph(graph)
-        self.journal.open(graph.value, reset=entities is None)
+        self.journal.open(graph.value, reset=keep is not None)
         for block in changes:
             stale, fresh, journalled = [], [], []
             for iri, gone, added, now in block:
@@ -215,10 +213,9 @@ class LocalStore:
                 self._ox.remove(quad)
             self._load(fresh)
             self.journal.put(graph.value, journalled)
-        if entities is None and existed:  # and the entities that no document mentions any more
-            self._remove_subjects(graph, keep=set(todo))
+        if keep is not None and existed:
+            self._remove_subjects(graph, keep=set(keep))
         self._seal(graph)
-        return len(todo)
 
     def _seal(self, graph: ox.NamedNode) -> None:
         """The journal's blocks of a derived graph are complete: written after the store has
@@ -226,40 +223,29 @@ class LocalStore:
         self.journal.seal(graph.value)
         self.compact()  # each refresh leaves the blocks it replaced behind
 
-    def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
-        """Both derived graphs for ``entities`` (IRIs: what a build touched; all if None): the
-        labels, then the events. In a large store each is derived in a child process, both at
-        once, and applied here (:mod:`kg.store.offload`)."""
-        todo = None if entities is None else set(entities)
-        checkpoint, peaks = None, {}
-        if offload.wanted(statement_count(self)):
-            try:
-                checkpoint = offload.Checkpoint(self, todo)
-            except OSError:  # no room for it: both are derived here
-                checkpoint = None
+    # a checkpoint for the derivation's child processes (kg.derive.offload), and what they wrote
+    def checkpoint(self) -> Path:
+        """A new folder inside the store's holding a checkpoint of the store as ``store``
+        (RocksDB hard-links its files: no copy, measured 0.01 s), every write so far in it."""
+        self.drop_checkpoint()
+        folder = self.path / CHECKPOINT
         try:
-            jobs = {kind: checkpoint.start(kind) for kind in ("labels", "events")} if checkpoint else {}
-            done = jobs["labels"].labels() if jobs.get("labels") else None
-            if done is not None:
-                changes, peaks = done
-                count = self._apply_entities(changes, full=todo is None)
-            else:
-                count = self.refresh_entities(todo)
-            crash_point("events")
-            merged, events_peaks = (jobs["events"].events() if jobs.get("events") else None) or (None, {})
-            peaks = {key: max(peaks.get(key, 0), events_peaks.get(key, 0)) for key in {*peaks, *events_peaks}}
-            self.refresh_events(todo, merged=merged)
-        finally:
-            if checkpoint is not None:
-                checkpoint.close()
-        return Refreshed(count, peaks)
+            folder.mkdir()
+            self._ox.backup(str(folder / "store"))
+        except BaseException:
+            self.drop_checkpoint()
+            raise
+        return folder
 
-    def _apply_entities(self, changes: offload.LabelChanges, full: bool) -> int:
-        """Apply the entity graph's changes a child derived (as :meth:`refresh_entities` makes
-        them here); how many entities were recomputed."""
-        graph = labels.GRAPH
-        _release_memory()
-        self.journal.open(graph.value, reset=full)
+    def drop_checkpoint(self) -> None:
+        """Remove the checkpoint (its files are hard links: nothing else is lost)."""
+        shutil.rmtree(self.path / CHECKPOINT, ignore_errors=True)
+
+    def apply_entities(self, changes: EntityChanges, whole: bool) -> None:
+        """Apply the entity graph's changes a child derived (as :meth:`write_entities` writes
+        them): removals, bulk loads and journal blocks as they are, no quads decoded."""
+        graph = N(ENTITY_GRAPH)
+        self.journal.open(graph.value, reset=whole)
         for block in chunked(changes.removed(), LOAD_BLOCK):
             for quad in block:
                 self._ox.remove(quad)
@@ -269,19 +255,15 @@ class LocalStore:
         for block in _batches(changes.blocks(), LOAD_BLOCK):
             self.journal.put(graph.value, block)
         self._seal(graph)
-        return changes.entities
 
-    def refresh_events(self, entities: Iterable[str] | None = None, merged=None) -> int:
-        """Re-merge the events that involve ``entities`` (IRIs; all if None); the quads written.
-        ``merged``: the events a child merged of them (:meth:`kg.store.offload.Job.events`) and the subjects
-        they replace (else they are merged here)."""
+    def write_events(self, events: Iterable[list[ox.Quad]], stale: set[str] | None) -> int:
+        """Replace the events graph's subjects ``stale`` (all if None) with ``events`` (merged by
+        :mod:`kg.derive.eventmerge`); the quads written."""
+        return self.apply_events(((event[0].subject.value, nquads(event)) for event in events), stale)
+
+    def apply_events(self, blocks: Iterable[tuple[str, bytes]], stale: set[str] | None) -> int:
+        """:meth:`write_events` of (subject, N-Quads) blocks: those a child merged, as it wrote them."""
         graph = N(EVENT_GRAPH)
-        _release_memory()
-        if merged is None:
-            events, stale = event_quads(self, None if entities is None else set(entities))
-            blocks = ((event[0].subject.value, nquads(event)) for event in events)
-        else:
-            blocks, stale = merged
         self.journal.open(graph.value, reset=stale is None)
         if stale is None:  # the whole graph is replaced
             if self._ox.contains_named_graph(graph):
@@ -405,25 +387,6 @@ class LocalStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _release_memory() -> None:
-    """Give the memory freed so far back to the system before a refresh allocates its own. glibc
-    keeps what a thread frees for that thread: the bulk loads of the writer thread and RocksDB's
-    leave a build's writing with ~100 MB free that the refresh, in the main thread, cannot reuse
-    (measured at 2,000 articles: 248 -> 142 MB resident, and the refresh's peak 327 -> 267 MB,
-    below the extraction's). Elsewhere than glibc there is nothing to call."""
-    trim = getattr(_libc(), "malloc_trim", None)
-    if trim is not None:
-        trim(0)
-
-
-@functools.cache
-def _libc():
-    try:
-        return ctypes.CDLL(None)
-    except OSError:
-        return None
 
 
 def _batches(events: Iterable[tuple[str, bytes]], size: int) -> Iterator[list[tuple[str, bytes]]]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Protocol, runtime_checkable
 
 import pyoxigraph as ox
@@ -29,14 +31,16 @@ def counted(items: Iterable, progress: Progress | None, every: int = 10000) -> I
     progress.update(n % every)
 
 
-@dataclass(frozen=True)
-class Refreshed:
-    """What :meth:`Store.refresh` did: the entities it recomputed, and the peaks (``rss_mb``,
-    ``heap_mb`` where traced) of the child processes that derived the labels and the events, the
-    larger of the two, if any ran."""
+def chunked(items: Iterable, size: int) -> Iterator[list]:
+    """``items`` in lists of ``size`` (the last shorter), read as they are needed."""
+    it = iter(items)
+    while block := list(itertools.islice(it, size)):
+        yield block
 
-    entities: int
-    merge_child: dict[str, float] = field(default_factory=dict)
+
+# one entity's change of the entity graph, as the derivation hands it to a store: its IRI, the
+# quads to remove, the quads to add, and all the entity graph holds of it afterwards
+EntityChange = tuple[str, list[ox.Quad], list[ox.Quad], list[ox.Quad]]
 
 
 @dataclass(frozen=True)
@@ -46,12 +50,16 @@ class Capabilities:
     ``journal``: an N-Quads copy of every document graph beside the store, which N-Quads export
     copies instead of decoding the store. ``kill_queries``: a query can be evaluated where it is
     stopped for certain at a deadline (a child process on the same files); otherwise the server's
-    own time limit applies and kg closes the connection.
+    own time limit applies and kg closes the connection. ``checkpoints``: the store makes a
+    read-only checkpoint of itself in no time, on which the derived graphs can be computed in
+    child processes, and applies what they wrote as N-Quads without decoding it
+    (:class:`Checkpointing`).
     """
 
     kind: str
     journal: bool = False
     kill_queries: bool = False
+    checkpoints: bool = False
 
 
 @runtime_checkable
@@ -79,21 +87,20 @@ class Store(Protocol):
     def put_graph(self, graph: str, quads: list[ox.Quad]) -> None:
         """Replace the named graph ``graph`` (not a document's) with ``quads``: the curations."""
 
-    # -- entity labels and events, recomputed after documents change
-    def labels_stale(self) -> bool: ...
+    # -- the derived graphs (kg.derive computes them after documents change; the store writes them)
+    def labels_stale(self) -> bool:
+        """Whether a recomputation of the derived graphs is owed (a build or removal was stopped
+        before it ended)."""
 
     def mark_labels_stale(self, stale: bool = True) -> None: ...
 
-    def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
-        """Recompute the labels of ``entities`` (IRIs; all if None); how many were refreshed."""
+    def write_entities(self, changes: Iterable[list[EntityChange]], keep: list[str] | None) -> None:
+        """Write the entity graph's changes, a block of entities at a time, as they come. ``keep``:
+        where the whole graph was derived, its entities; the graph's other subjects are removed."""
 
-    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
-        """Re-merge the events that involve ``entities`` (IRIs; all if None) from the documents'
-        event statements (see :mod:`kg.store.events`); how many quads the events graph got."""
-
-    def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
-        """Both of the above for ``entities``, labels first (where the store can, the events are
-        merged meanwhile)."""
+    def write_events(self, events: Iterable[list[ox.Quad]], stale: set[str] | None) -> int:
+        """Replace the events graph's subjects ``stale`` (all of them if None) with ``events``, a
+        list of quads per event, written as they come; how many quads were written."""
 
     # -- reading
     def query(self, sparql: str, substitutions: dict | None = None, union: bool = True,
@@ -135,3 +142,38 @@ class Store(Protocol):
     def __enter__(self) -> Store: ...
 
     def __exit__(self, *exc) -> None: ...
+
+
+@runtime_checkable
+class Checkpointing(Store, Protocol):
+    """A store whose ``capabilities.checkpoints`` is set: derivations run in child processes on a
+    checkpoint of it and hand back files, which it applies without decoding their quads."""
+
+    def checkpoint(self) -> Path:
+        """A new folder holding a checkpoint of the store (every write so far) as ``store``, which
+        :meth:`drop_checkpoint` removes (and so does the next writable opening of the store, after a kill)."""
+
+    def drop_checkpoint(self) -> None: ...
+
+    def subjects_not_in(self, graph: ox.NamedNode, keep: set[str]) -> Iterator[ox.Quad]:
+        """The quads of ``graph`` whose subject is not in ``keep``."""
+
+    def apply_entities(self, changes: EntityChanges, whole: bool) -> None:
+        """Apply the entity graph's changes a child wrote (``whole``: it derived the whole graph)."""
+
+    def apply_events(self, blocks: Iterable[tuple[str, bytes]], stale: set[str] | None) -> int:
+        """:meth:`Store.write_events` with each event as its (subject, N-Quads) block."""
+
+
+class EntityChanges(Protocol):
+    """The entity graph's changes written by a child: the quads to remove and to add, each
+    entity's block, and how many entities were recomputed."""
+
+    entities: int
+
+    def removed(self) -> Iterator[ox.Quad]: ...
+
+    def added(self, size: int) -> Iterator[bytes]:
+        """The quads to add as N-Quads, ``size`` quads at a time."""
+
+    def blocks(self) -> Iterator[tuple[str, bytes]]: ...

@@ -16,7 +16,7 @@ removal is one ``DROP GRAPH`` update, and queries go to the query endpoint with
 ``union-default-graph`` set, so that, as in a local store, the default graph is the union of the
 documents' graphs (Fuseki: set ``tdb2:unionDefaultGraph``; GraphDB and Virtuoso do this already).
 Query parameters are bound by ``VALUES`` blocks of RDF terms serialized by pyoxigraph, placed in
-every group pattern where the variable is in scope (:func:`kg.graph.guard.bind`), never by
+every group pattern where the variable is in scope (:func:`kg.sparql.guard.bind`), never by
 pasting user text into the query.
 
 The HTTP client follows redirects only within the server's origin (a request, its body and
@@ -51,19 +51,18 @@ from typing import IO
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
-from ..faults import crash_point
-from ..graph import guard
-from ..graph.isolated import MEMORY_ENV, deadline_error, memory_budget
+from ..ontology import ontology_quads
 from ..rdf import N
 from ..records import DocumentGraph
-from ..ontology import ontology_quads
+from ..sparql import guard
+from ..sparql.limits import MEMORY_ENV, deadline_error, memory_budget
+from ..sparql.values import values
 from ..terminal import printable
 from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
-from . import labels
-from .events import WRITE_BLOCK, chunked, event_quads, values
-from .protocol import Capabilities, Refreshed, counted
+from .protocol import Capabilities, EntityChange, chunked, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout
+WRITE_BLOCK = 2000  # quads (or subjects) of a derived graph an update writes (or deletes) at once
 MAX_REDIRECTS = 5
 _REDIRECTS = (301, 302, 303, 307, 308)
 
@@ -267,13 +266,10 @@ class RemoteStore:
         verb = "INSERT" if stale else "DELETE"
         self._update(f"PREFIX kg: <{KG._NS}>\n{verb} DATA {{ GRAPH <{META_GRAPH}> {{ <{ENTITY_GRAPH}> kg:labelsStale true }} }}")
 
-    def refresh_entities(self, entities: Iterable[str] | None = None) -> int:
-        """Recompute the entity graph for ``entities`` (all if None), :data:`labels.BLOCK` at a
-        time: one query for what the entity graph and the documents hold of them, and one update
-        with what changed. The server sums the documents up (each triple once, with the number of
-        documents that state it; the per-document links left out), so the answer is the size of
-        what the entities' labels are made of, not of the documents that mention them."""
-        todo, changes = labels.recompute(self, entities)
+    def write_entities(self, changes: Iterable[list[EntityChange]], keep: list[str] | None) -> None:
+        """One update a block of entities, with what changed (:mod:`kg.derive.entities` reads
+        what the entity graph and the documents hold of them by one query a block, the server
+        summing the documents up); with ``keep``, the entities no document mentions any more go."""
         for block in changes:
             stale, fresh = [], []
             for _, gone, added, _ in block:
@@ -283,29 +279,18 @@ class RemoteStore:
                        for verb, part in (("DELETE", stale), ("INSERT", fresh)) if part]
             if updates:
                 self._update(" ;\n".join(updates))
-        if entities is None:  # and the entities that no document mentions any more
-            mentioned = set(todo)
+        if keep is not None:
+            mentioned = set(keep)
             gone = [row["s"].value for row in self.query(
                 f"SELECT DISTINCT ?s WHERE {{ GRAPH <{ENTITY_GRAPH}> {{ ?s ?p ?o }} }}", union=False)
                 if row["s"].value not in mentioned]
-            for block in chunked(gone, labels.BLOCK):
+            for block in chunked(gone, WRITE_BLOCK):
                 self._update(f"DELETE {{ GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }} "
                              f"WHERE {{ {values('e', block)} GRAPH <{ENTITY_GRAPH}> {{ ?e ?p ?o }} }}")
-        return len(todo)
 
-    def refresh(self, entities: Iterable[str] | None = None) -> Refreshed:
-        """The labels of ``entities`` (IRIs; all if None), then their events."""
-        todo = None if entities is None else set(entities)
-        count = self.refresh_entities(todo)
-        crash_point("events")
-        self.refresh_events(todo)
-        return Refreshed(count)
-
-    def refresh_events(self, entities: Iterable[str] | None = None) -> int:
-        """Re-merge the events that involve ``entities`` (IRIs; all if None): their old triples
-        are deleted and the new ones inserted, :data:`~kg.store.events.WRITE_BLOCK` subjects or quads
-        an update."""
-        events, stale = event_quads(self, None if entities is None else set(entities))
+    def write_events(self, events: Iterable[list[ox.Quad]], stale: set[str] | None) -> int:
+        """The old triples of the events ``stale`` (all if None) are deleted and ``events``
+        inserted, :data:`WRITE_BLOCK` subjects or quads an update."""
         quads = itertools.chain.from_iterable(events)
         if stale is None:  # the whole graph is replaced
             self._update(f"DROP SILENT GRAPH <{EVENT_GRAPH}>")

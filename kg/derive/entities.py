@@ -1,4 +1,4 @@
-"""The entity graph, computed from what the document graphs hold. Shared by every store.
+"""The entity graph, computed from what the document graphs hold, the same for every store.
 
 Each entity once: one rdfs:label / skos:prefLabel and every other surface form as a
 skos:altLabel, each of these forms in lower case as a skos:hiddenLabel (SKOS's label for search:
@@ -9,10 +9,10 @@ however many documents state it. Left out are the per-document links (``kg:menti
 the surface forms the labels sum up. This graph is the default graph of user queries: the facts
 and the entities, where the documents' graphs keep the provenance (documents, assertions, evidence).
 
-A store recomputes it :data:`BLOCK` entities at a time from the entities' own triples (one
+It is recomputed :data:`BLOCK` entities at a time from the entities' own triples (one
 query a block, :data:`ENTITY_TRIPLES`, which also returns what the entity graph holds of them),
 so a refresh costs what the entities it is given cost, whatever the size of the store, and holds
-one block in memory. It writes only the difference (:func:`block_changes`): an entity a build
+one block in memory. The store writes only the difference (:func:`block_changes`): an entity a build
 mentions again mostly keeps its label and facts, and the quads nobody changed are neither deleted
 nor written again.
 """
@@ -23,10 +23,11 @@ from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 
-from ..derive import curations
 from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, TYPE, N, literal
+from ..sparql.values import values
+from ..store.protocol import EntityChange
 from ..vocab import ENTITY_GRAPH, KG, in_documents
-from .events import values
+from . import curations
 
 BLOCK = 2000  # entities per step: bounded memory and bounded query texts
 GRAPH = N(ENTITY_GRAPH)
@@ -48,10 +49,7 @@ def blocks(entities: Iterable[str]) -> Iterator[list[str]]:
         yield todo[start:start + BLOCK]
 
 
-Change = tuple[str, list[ox.Quad], list[ox.Quad], list[ox.Quad]]  # see block_changes
-
-
-def recompute(store, entities: Iterable[str] | None) -> tuple[list[str], Iterator[list[Change]]]:
+def recompute(store, entities: Iterable[str] | None) -> tuple[list[str], Iterator[list[EntityChange]]]:
     """The entities a refresh recomputes (``entities``, or all a document mentions), sorted, and
     their changes a block at a time (:func:`block_changes`), each block read as it is needed:
     what every store's refresh, and the child that refreshes for a local one, iterate over."""
@@ -73,7 +71,7 @@ ENTITY_TRIPLES = f"""SELECT ?e ?p ?o ?current (COUNT(*) AS ?n) WHERE {{ %s GRAPH
 Triple = tuple[ox.NamedNode, object, int]  # predicate, object, how many documents' graphs state it
 
 
-def block_changes(store, block: list[str], curated: curations.Overlay | None = None) -> Iterator[Change]:
+def block_changes(store, block: list[str], curated: curations.Overlay | None = None) -> Iterator[EntityChange]:
     """For each entity of ``block`` (IRIs): its IRI, then what the entity graph must lose and
     gain, and all it holds of the entity afterwards (see :func:`diff`), from one query; with the
     curations of ``curated`` applied (:mod:`kg.derive.curations`)."""

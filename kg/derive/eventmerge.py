@@ -1,6 +1,6 @@
 """Events: the event statements of every document merged, across documents, into one sem:Event
 per event, in the events graph. Computed from what the document graphs hold, after each build and
-each removal, as the entity labels are (:mod:`kg.store.labels`); shared by every store.
+each removal, as the entity graph is (:mod:`kg.derive.entities`); the same for every store.
 
 Two statements tell one event when they have the same type, share a participant, and neither
 their roles nor their times disagree (ontology/events.toml, ``[merge]``):
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -42,16 +41,17 @@ from sys import intern
 import pyoxigraph as ox
 
 from ..dates import DATE, YEAR, YEAR_MONTH, DateError, ParsedDate, parse_date
-from ..derive import curations
 from ..extract.eventrules import EventRules, load_rules
 from ..extract.timex import bounds
 from ..ontology import KG_NS, event_types, role_types
 from ..rdf import TYPE, N, literal, role_node, role_triples
+from ..sparql.values import values
+from ..store.protocol import chunked
 from ..vocab import EVENT_GRAPH, KG, SEM, event_iri, in_documents, merge_iri
+from . import curations
 
 BLOCK = 1000  # terms per VALUES block
 WHOLE = 0.5  # an incremental refresh that reaches more than this share of the statements merges them all
-WRITE_BLOCK = 2000  # quads (or subjects) of the events graph a store writes (or deletes) at once
 PROV_DERIVED = "http://www.w3.org/ns/prov#wasDerivedFrom"
 _PRECISION = {DATE: 0, YEAR_MONTH: 1, YEAR: 2}
 _XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -372,17 +372,6 @@ def _containers(store) -> dict[str, set[str]]:
 
 def _chunks(items: list) -> list[list]:
     return list(chunked(items, BLOCK))
-
-
-def chunked(items: Iterable, size: int) -> Iterator[list]:
-    """``items`` in lists of ``size`` (the last shorter), read as they are needed."""
-    it = iter(items)
-    while block := list(itertools.islice(it, size)):
-        yield block
-
-
-def values(name: str, iris: list[str]) -> str:
-    return f"VALUES ?{name} {{ " + " ".join(f"<{iri}>" for iri in iris) + " }"
 
 
 # ------------------------------------------------------------------ writing the events

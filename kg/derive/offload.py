@@ -1,12 +1,13 @@
-"""The derived graphs of a large local store recomputed in child processes, on a checkpoint.
+"""The derived graphs of a large store recomputed in child processes, on a checkpoint.
 
 After a build has written its documents, two derived graphs are recomputed: the entity graph
-(:mod:`kg.store.labels`) and the events graph (:mod:`kg.store.events`). Neither reads what the
+(:mod:`kg.derive.entities`) and the events graph (:mod:`kg.derive.eventmerge`). Neither reads what the
 other writes (the events read the documents' statements and their ``kg:locatedIn`` facts), and
-each is Python work on one core, so both run at once, each in a child process that opens a
+each is Python work on one core, so both run at once where the store makes checkpoints
+(``Capabilities.checkpoints``: a local one), each in a child process that opens a
 checkpoint of the store (RocksDB hard-links its files: no copy, measured 0.01 s) read-only and
-writes what it derived as N-Quads, with an index of where each subject's block starts; this
-process then applies them (removals, bulk loads, journal blocks as they are: no quads decoded
+writes what it derived as N-Quads, with an index of where each subject's block starts; the store
+then applies them (removals, bulk loads, journal blocks as they are: no quads decoded
 into Python). Measured on the first 1,000 bench articles: the refreshes after the last document
 took 9.5 s one after the other.
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -36,11 +36,13 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..rdf import nquads
-from . import events, labels
+from ..store import open_store
+from ..store.protocol import Checkpointing, chunked
+from . import entities as labels
+from . import eventmerge as events
 
 IN_CHILD = 5000  # event statements from which the graphs are derived in children (1,000 bench articles: 7,127 events)
-CHECKPOINT = "derive.tmp"  # inside the store folder (hard links need one file system); removed after use
-_SETTINGS = ("BLOCK", "WHOLE")  # of kg.store.events, as this process has them
+_SETTINGS = ("BLOCK", "WHOLE")  # of kg.derive.eventmerge, as this process has them
 _ENV = "KG_DERIVE_IN_CHILD"  # "0": never, "1": always (tests), unset: by size
 
 
@@ -53,16 +55,14 @@ def wanted(statements: int) -> bool:
 
 
 class Checkpoint:
-    """A checkpoint of ``store`` (a :class:`~kg.store.local.LocalStore` with every write flushed)
-    and the derivations of ``entities`` (IRIs; all if None) running on it, one child each."""
+    """A checkpoint of ``store`` (with every write flushed) and the derivations of ``entities``
+    (IRIs; all if None) running on it, one child each."""
 
-    def __init__(self, store, entities: set[str] | None) -> None:
-        self.folder = Path(store.path) / CHECKPOINT
+    def __init__(self, store: Checkpointing, entities: set[str] | None) -> None:
+        self.store = store
         self.jobs: list[Job] = []
-        remove_checkpoint(store.path)
+        self.folder = store.checkpoint()
         try:
-            self.folder.mkdir()
-            store._ox.backup(str(self.folder / "store"))
             todo = self.folder / "entities.txt"
             todo.write_text("\n".join(sorted(entities)) if entities is not None else "", encoding="utf-8")
         except BaseException:
@@ -82,7 +82,7 @@ class Checkpoint:
     def close(self) -> None:
         for job in self.jobs:
             job.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.store.drop_checkpoint()
 
 
 class Job:
@@ -92,10 +92,10 @@ class Job:
         self.folder, self.kind = folder, kind
         root = str(Path(__file__).resolve().parents[2])  # where kg is imported from, for the child
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-        # the merge this process would do: its settings of kg.store.events
+        # the merge this process would do: its settings of kg.derive.eventmerge
         settings = json.dumps({name: getattr(events, name) for name in _SETTINGS})
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "kg.store.offload", str(folder), kind, which, settings],
+            [sys.executable, "-m", "kg.derive.offload", str(folder), kind, which, settings],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
 
     def _summary(self) -> dict | None:
@@ -149,11 +149,6 @@ class LabelChanges:
         return blocks(self.folder, "labels")
 
 
-def remove_checkpoint(store_path) -> None:
-    """A checkpoint a killed build left behind (its files are hard links: nothing else is lost)."""
-    shutil.rmtree(Path(store_path) / CHECKPOINT, ignore_errors=True)
-
-
 def blocks(folder: Path, name: str) -> Iterator[tuple[str, bytes]]:
     """The (subject, N-Quads) blocks a child wrote as ``name``, read as they are needed."""
     with open(folder / f"{name}.idx", encoding="utf-8") as index, open(folder / f"{name}.nq", "rb") as data:
@@ -179,7 +174,7 @@ def _write_labels(folder: Path, store, entities: set[str] | None) -> int:
                 added.write(nquads(fresh))
                 out.put(iri, nquads(now))
         if entities is None:  # and the entities that no document mentions any more
-            for chunk in events.chunked(store.subjects_not_in(labels.GRAPH, set(todo)), labels.BLOCK):
+            for chunk in chunked(store.subjects_not_in(labels.GRAPH, set(todo)), labels.BLOCK):
                 removed.write(nquads(chunk))
     return len(todo)
 
@@ -220,8 +215,6 @@ def _peak_rss_mb() -> float:
 
 
 def main(folder: str, kind: str, which: str, settings: str) -> None:
-    from .local import LocalStore
-
     threading.Thread(target=_watch_parent, daemon=True).start()
     tracing = os.environ.get("KG_TRACE_HEAP") == "1"  # the bench's heap measure, kept in the child too
     if tracing:
@@ -234,7 +227,7 @@ def main(folder: str, kind: str, which: str, settings: str) -> None:
     entities = None
     if which == "some":
         entities = {line for line in (place / "entities.txt").read_text(encoding="utf-8").splitlines() if line}
-    with LocalStore(place / "store") as store:
+    with open_store(place / "store") as store:
         if kind == "labels":
             summary = {"entities": _write_labels(place, store, entities)}
         else:
