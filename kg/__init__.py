@@ -225,8 +225,8 @@ def explain(text: str | None = None, file: str | Path | None = None, sentence: i
 
 
 def validate(store: str | Path | None = None, file: str | Path | None = None):
-    """SHACL-validate the store (or an RDF file); returns a :class:`kg.graph.shapes.Report`."""
-    from .graph.shapes import validate_file, validate_store
+    """SHACL-validate the store (or an RDF file); returns a :class:`kg.graph.validation.Report`."""
+    from .graph.validation import validate_file, validate_store
 
     if file is not None:
         return validate_file(file)

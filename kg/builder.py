@@ -2,8 +2,8 @@
 Documents already stored are skipped; :func:`remove_documents` takes documents out again.
 
 Documents stream through: the extractor pulls them from the inputs as it has room (a bounded
-number in flight), and the results are written :data:`WRITE_BATCH` at a time, so memory holds a
-few batches, never the corpus. Extraction runs in this process, in a pool of worker processes
+number in flight), and the results are written :data:`WRITE_BATCH` at a time (the first ones sooner:
+:data:`FIRST_WRITE`), so memory holds a few batches, never the corpus. Extraction runs in this process, in a pool of worker processes
 (:class:`kg.extract.pipeline.ProcessPool`) or on a Dask cluster (:mod:`kg.extract.cluster`); either way
 each document's graph comes back serialized and is written here, so the graph is the same.
 """
@@ -18,13 +18,18 @@ from dataclasses import dataclass, field
 
 from .faults import crash_point
 from .ingest import iter_inputs
+from .namespaces import entity_iri
 from .records import Document, DocumentGraph, InputProblem
-from .vocab import entity_iri
 
 WRITE_BATCH = 256  # documents per store write: one bulk load. Measured: 3x cheaper per document than a
                   # transaction each; batches of 512 cost the writing process 27% less CPU than 128
                   # (fewer files for RocksDB to compact). KG_WRITE_BATCH overrides it: smaller batches
                   # lose less work to a kill, larger ones load faster.
+
+
+FIRST_WRITE = 16  # documents of the first store write (a worker's batch): the first results reach the store
+                 # as they come, not after WRITE_BATCH of them; each write after it is as large as all
+                 # written before it (16, 16, 32, 64, 128, then WRITE_BATCH), so only ~4 more bulk loads
 
 
 TAIL_BATCH = 32  # documents per store write once the input is read to its end: what the workers still
@@ -56,10 +61,13 @@ class BuildReport:
 def build(sources: Iterable[str], store,
           on_problem: Callable[[InputProblem], None] | None = None,
           on_document: Callable[[Document, int], None] | None = None,
-          extract: Extract | None = None) -> BuildReport:
+          extract: Extract | None = None,
+          on_write: Callable[[int], None] | None = None) -> BuildReport:
     """Add every new article in ``sources`` to ``store``; report what happened.
 
     Bad inputs are reported through ``on_problem`` (and in the report) and do not stop the build.
+    ``on_write`` is told the documents written so far each time a batch is handed to the store
+    (whose writer thread loads it while the next documents come): the bench times the writing by it.
     ``extract`` maps an iterator of documents to their graphs, in any order, pulling
     documents as it goes (default: in this process, see :func:`kg.extract.pipeline.extract_graphs`).
     """
@@ -99,6 +107,8 @@ def build(sources: Iterable[str], store,
             if not refresh_all:  # else every entity is recomputed: no set that grows with the corpus
                 touched.update(str(entity_iri(key)) for key in graph.entities)
         batch.clear()
+        if on_write:
+            on_write(report.added)
 
     size = write_batch()
     documents = new_documents()
@@ -117,7 +127,8 @@ def build(sources: Iterable[str], store,
         batch.append(graph)
         if on_document:  # progress as documents are extracted; they are written a batch at a time
             on_document(graph.document, graph.assertions)
-        if len(batch) >= (min(size, TAIL_BATCH) if read_to_end.is_set() else size):
+        due = min(size, max(FIRST_WRITE, report.added))
+        if len(batch) >= (min(due, TAIL_BATCH) if read_to_end.is_set() else due):
             write()
     if batch:
         write()

@@ -20,7 +20,7 @@ import pyoxigraph as ox
 from .derive import curations
 from .derive.curations import Curation
 from .errors import InputError, UsageError
-from .vocab import ENTITY_GRAPH, KG, entity_iri
+from .namespaces import ENTITY_GRAPH, KG, entity_iri
 
 CURATOR_VAR = "KG_CURATOR"  # who curates, else the login name
 

@@ -218,7 +218,7 @@ def ontology_quads() -> list:
     skolemized to IRIs numbered in the file's order, so every store holds the same quads."""
     import pyoxigraph as ox
 
-    from .vocab import ONTOLOGY_GRAPH
+    from .namespaces import ONTOLOGY_GRAPH
 
     graph = ox.NamedNode(str(ONTOLOGY_GRAPH))
     names: dict[str, ox.NamedNode] = {}

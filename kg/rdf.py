@@ -18,7 +18,7 @@ from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from .extract.geonames import GEONAMES_IRI
 from .records import Assertion, DocumentGraph, Entity, Event, Extraction
-from .vocab import (KG, SEM, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri,
+from .namespaces import (KG, SEM, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri,
                     statement_iri)
 
 

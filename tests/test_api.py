@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import kg
-from kg.vocab import KG
+from kg.namespaces import KG
 
 
 def test_to_networkx_nodes_and_edges(example_store):

@@ -368,7 +368,7 @@ def test_a_write_that_fails_midway_names_the_cause_and_leaves_the_old_file(examp
 
 
 def test_the_default_graph_is_the_facts_and_the_entities(store_copy):
-    from kg.vocab import ENTITY_GRAPH, KG, META_GRAPH, document_graph
+    from kg.namespaces import ENTITY_GRAPH, KG, META_GRAPH, document_graph
 
     raw = ox.Store(str(store_copy))  # the bookkeeping a build in progress leaves
     doc = next(g for g in raw.named_graphs() if g.value.startswith(str(document_graph(""))))
@@ -396,7 +396,7 @@ def test_the_default_graph_is_the_facts_and_the_entities(store_copy):
 
 def test_the_entity_graph_built_in_steps_is_the_one_built_at_once(example_store, tmp_path):
     import kg
-    from kg.vocab import ENTITY_GRAPH
+    from kg.namespaces import ENTITY_GRAPH
 
     def entity_graph(location):
         with kg.open_store(location) as s:
@@ -416,7 +416,7 @@ def test_a_server_reads_the_same_default_graph_from_the_query_text(example_store
     """RemoteStore wraps a query's pattern in GRAPH <entities> (the protocol's default-graph-uri
     would hide the named graphs): the same answers as Oxigraph's own default graph."""
     from kg.sparql.guard import in_graph, parse
-    from kg.vocab import ENTITY_GRAPH, PREFIXES
+    from kg.namespaces import ENTITY_GRAPH, PREFIXES
 
     store = ox.Store.read_only(str(example_store))
     graph = ox.NamedNode(str(ENTITY_GRAPH))

@@ -274,7 +274,7 @@ def test_kg_eval_scores_the_events_of_the_examples(example_store):
 
 
 def test_an_event_told_twice_but_not_merged_is_a_split():
-    from kg.eval.events import Found, GoldEvent, score_events
+    from kg.eval.eventscore import Found, GoldEvent, score_events
 
     row = GoldEvent("required", frozenset({"Ceasefire"}), {"agents": (frozenset({"IS"}),)}, None, ("0", "1"),
                     "Ceasefire(IS)", "")

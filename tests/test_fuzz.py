@@ -33,7 +33,7 @@ words = st.lists(st.sampled_from(["Hezbollah", "Daesh", "captured", "attacked", 
 @given(names)
 def test_any_name_gives_a_valid_iri(name):
     from kg.names import iri_key
-    from kg.vocab import entity_iri
+    from kg.namespaces import entity_iri
 
     key = iri_key(name)
     assert key and len(key) <= 80 and set(key) <= set(string.ascii_lowercase + string.digits + "-")

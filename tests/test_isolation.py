@@ -48,7 +48,7 @@ def test_any_text_date_and_metadata_cost_only_their_own_document(extract_all, te
 
 def test_a_document_whose_extraction_raises_is_one_error_and_the_others_are_written(tmp_path, monkeypatch):
     import kg
-    from kg.extract import events
+    from kg.extract import eventstatements as events
 
     real = events.events
 

@@ -10,7 +10,7 @@ from conftest import EXAMPLES, ROOT
 from kg.store import journal
 from kg.derive.entities import all_entities
 from kg.derive.refresh import refresh_entities
-from kg.vocab import ENTITY_GRAPH, EVENT_GRAPH
+from kg.namespaces import ENTITY_GRAPH, EVENT_GRAPH
 
 DEV = ROOT / "tests" / "data" / "dev" / "articles"
 
@@ -113,7 +113,7 @@ def test_a_graph_left_marked_by_a_killed_write_is_taken_out_on_reopening(built, 
     tombstones its journal block, and a build extracts the document again."""
     from kg.rdf import N
     from kg.store.local import _IN_PROGRESS, _TRUE
-    from kg.vocab import META_GRAPH, document_graph
+    from kg.namespaces import META_GRAPH, document_graph
 
     whole = stored(built)
     with kg.open_store(built) as store:

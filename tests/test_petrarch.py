@@ -24,7 +24,7 @@ from kg.extract.petrarch.dictionaries import read_actors, read_agents, read_verb
 from kg.extract.petrarch.names import display_name
 from kg.extract.petrarch.vocabulary import Lemmatizer, build_verbs, pattern_parts
 from kg.ontology import superclasses
-from kg.vocab import KG
+from kg.namespaces import KG
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "ontology" / "petrarch"

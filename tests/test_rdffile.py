@@ -29,7 +29,7 @@ def test_a_dataset_is_read_whole_whatever_its_graphs(tmp_path):
     import pyoxigraph as ox
 
     from kg.graph.rdffile import read_triples
-    from kg.graph.shapes import load_file
+    from kg.graph.validation import load_file
 
     path = tmp_path / "data.trig"
     path.write_text(TRIG, encoding="utf-8")

@@ -17,7 +17,7 @@ def _reference(graph: Graph) -> Counter:
     """(focus, path, component) of each violation pySHACL reports."""
     import pyshacl
 
-    from kg.graph.shapes import shapes_graph
+    from kg.graph.validation import shapes_graph
     from kg.resources import ontology_file
 
     ontology = Graph().parse(ontology_file("kg.ttl"), format="turtle")
@@ -38,7 +38,7 @@ def _ours(graph: Graph) -> Counter:
     import pyoxigraph as ox
 
     from kg.graph import shacl
-    from kg.graph.shapes import _InMemory, shapes_graph
+    from kg.graph.validation import _InMemory, shapes_graph
 
     shapes = ox.Store()
     shapes.load(shapes_graph().serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES)
@@ -47,7 +47,7 @@ def _ours(graph: Graph) -> Counter:
 
 @pytest.fixture(scope="module")
 def built(example_store) -> Graph:
-    from kg.graph.shapes import _union
+    from kg.graph.validation import _union
     import kg
 
     with kg.open_store(example_store) as store:
@@ -125,8 +125,8 @@ def test_a_store_broken_in_its_graphs_has_the_same_violations_in_both(store_copy
     import pyoxigraph as ox
 
     import kg
-    from kg.graph.shapes import _union
-    from kg.vocab import ENTITY_GRAPH, EVENT_GRAPH
+    from kg.graph.validation import _union
+    from kg.namespaces import ENTITY_GRAPH, EVENT_GRAPH
 
     store = ox.Store(str(store_copy))
     g1, a0, a1 = _one(store, "SELECT ?g ?a0 ?a1 WHERE { GRAPH ?g { ?a0 a <%s> . ?a1 a <%s> } FILTER(STR(?a0) < STR(?a1)) } "
@@ -181,7 +181,7 @@ def _ours_in(path) -> Counter:
 
     import kg
     from kg.graph import shacl
-    from kg.graph.shapes import shapes_graph
+    from kg.graph.validation import shapes_graph
 
     shapes = ox.Store()
     shapes.load(shapes_graph().serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES)

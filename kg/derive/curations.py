@@ -15,7 +15,7 @@ Five actions, each about one entity, each with who made it, when and why:
   entity graph. ``reject`` E RELATION O: this one fact of E is wrong.
 
 The documents' graphs keep the machine's reading untouched. The curations live in a graph of
-their own (:data:`~kg.vocab.CURATION_GRAPH`, in PROV-O: ``prov:wasAttributedTo``,
+their own (:data:`~kg.namespaces.CURATION_GRAPH`, in PROV-O: ``prov:wasAttributedTo``,
 ``prov:generatedAtTime``, ``rdfs:comment``), and the derived graphs apply them (the entity graph
 in :mod:`kg.derive.entities`, the events in :mod:`kg.derive.eventmerge`, both through an
 :class:`Overlay`). So ``kg query evidence`` still shows the sentences the machine read, a
@@ -39,7 +39,7 @@ import pyoxigraph as ox
 
 from ..errors import InputError
 from ..rdf import LABEL, TYPE, N, literal
-from ..vocab import CURATION_GRAPH, ID, KG, document_graph, entity_iri, in_documents
+from ..namespaces import CURATION_GRAPH, ID, KG, document_graph, entity_iri, in_documents
 
 ACTIONS = ("merge", "split", "alias", "retype", "reject")
 _PROV = "http://www.w3.org/ns/prov#"

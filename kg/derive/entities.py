@@ -26,7 +26,7 @@ import pyoxigraph as ox
 from ..rdf import ALT_LABEL, HIDDEN_LABEL, LABEL, PREF_LABEL, TYPE, N, literal
 from ..sparql.values import values
 from ..store.protocol import EntityChange
-from ..vocab import ENTITY_GRAPH, KG, in_documents
+from ..namespaces import ENTITY_GRAPH, KG, in_documents
 from . import curations
 
 BLOCK = 2000  # entities per step: bounded memory and bounded query texts

@@ -47,7 +47,7 @@ from ..ontology import KG_NS, event_types, role_types
 from ..rdf import TYPE, N, literal, role_node, role_triples
 from ..sparql.values import values
 from ..store.protocol import chunked
-from ..vocab import EVENT_GRAPH, KG, SEM, event_iri, in_documents, merge_iri
+from ..namespaces import EVENT_GRAPH, KG, SEM, event_iri, in_documents, merge_iri
 from . import curations
 
 BLOCK = 1000  # terms per VALUES block

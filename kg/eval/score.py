@@ -10,7 +10,7 @@ else a forbidden row (a false positive reported by name), else an optional row (
 On top of the reference figures kg reports precision, recall and F1 per relation, lists
 entity splits (one gold entity, several nodes) and merges (one node whose labels name several
 gold entities), scores the gold entities (found, typed right: :mod:`kg.eval.entities`), and
-scores events where the gold has them (``events.tsv``, see :mod:`kg.eval.events`).
+scores events where the gold has them (``events.tsv``, see :mod:`kg.eval.eventscore`).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class Gold:
     ids: set[str]
     relations: list[GoldRelation]
     docs: list[str] = field(default_factory=list)
-    events: list | None = None  # kg.eval.events.GoldEvent rows of events.tsv, if the gold has them
+    events: list | None = None  # kg.eval.eventscore.GoldEvent rows of events.tsv, if the gold has them
     classes: dict[str, str] = field(default_factory=dict)  # gold id -> class, as entities.tsv writes it
     aliases: dict[str, list[str]] = field(default_factory=dict)  # gold id -> its aliases
 
@@ -136,7 +136,7 @@ def load_gold(gold_dir: str | Path) -> Gold:
             if line.strip() and not line.startswith("#")] if docs_file.is_file() else []
     events = None
     if (root / "events.tsv").is_file():
-        from .events import load_events
+        from .eventscore import load_events
 
         events = load_events(root / "events.tsv")
     return Gold(alias_to_ids, ids, relations, docs, events, classes, dict(names))
@@ -160,7 +160,7 @@ class Report:
     doc_coverage: str
     splits: dict[str, int]
     merges: list[str]
-    events: dict | None = None  # see kg.eval.events.score_events; None without gold events
+    events: dict | None = None  # see kg.eval.eventscore.score_events; None without gold events
     entities: dict | None = None  # see kg.eval.entities.score_gold
 
     def as_dict(self) -> dict:
@@ -312,7 +312,7 @@ def evaluate(triples: Iterable[tuple[Term, Term, Term]], gold: Gold, docs: list[
 def _events(by_subject, nodes: _Nodes, gold: Gold, docs: list[str]) -> dict | None:
     if gold.events is None:
         return None
-    from .events import graph_events, score_events
+    from .eventscore import graph_events, score_events
 
     return score_events(graph_events(by_subject, nodes.map), gold.events, docs)
 

@@ -1,6 +1,6 @@
 """The event rules of ontology/events.toml, loaded once and checked: every key must be known and
 every role type one of kg.ttl's (a misspelt one is an error naming it). Read by the event
-stage (:mod:`kg.extract.events`), the time expressions (:mod:`kg.extract.timex`) and the merge
+stage (:mod:`kg.extract.eventstatements`), the time expressions (:mod:`kg.extract.timex`) and the merge
 of events across documents (:mod:`kg.derive.eventmerge`); imports nothing heavy."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def extract(doc, document: Document, extractor: Extractor | None = None) -> Extraction:
     """Everything kg learns from one parsed document."""
-    from . import events, resolve
+    from . import eventstatements, resolve
     from .relations import Extractor
 
     extractor = extractor or Extractor()
@@ -30,7 +30,7 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
     # descriptions and member phrases are surface forms only: the words inside keep their own entities
     reading = extractor.read(doc, [m for m in named if m.kind not in SURFACE_ONLY], document.id)
     assertions = reading.assertions
-    statements = events.events(reading, document)
+    statements = eventstatements.events(reading, document)
     known = {e.key for e in entities}
     implied = {k for a in assertions for k in (a.subject, a.object)}
     implied |= {r.entity for e in statements for r in e.roles if r.entity}

@@ -478,7 +478,7 @@ def evidence(store, subject: str, predicate: str, obj: str) -> list[tuple[str, s
     """(sentence, document) of every assertion of one fact (the fact's terms are bound, not pasted)."""
     import pyoxigraph as ox
 
-    from ..vocab import KG
+    from ..namespaces import KG
 
     bindings = {ox.Variable("s"): ox.NamedNode(subject), ox.Variable("p"): ox.NamedNode(str(KG._NS[predicate])),
                 ox.Variable("o"): ox.NamedNode(obj)}

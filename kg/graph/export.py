@@ -12,7 +12,7 @@ from .. import formats
 from ..derive import curations
 from ..outputs import output_file
 from ..store import Store
-from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
+from ..namespaces import ENTITY_GRAPH, EVENT_GRAPH, KG, ONTOLOGY_GRAPH, PREFIXES
 
 RDF_FORMATS = {name: ox.RdfFormat.from_extension(extension) for name, extension in formats.RDF.items()}
 _FACT_TIMES = f"""SELECT ?s ?p ?o (MIN(?begin) AS ?first) (MAX(?end) AS ?last) WHERE {{

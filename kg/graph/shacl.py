@@ -11,7 +11,7 @@ predicate path: ``sh:class``, ``sh:datatype``, ``sh:nodeKind``, ``sh:in``, ``sh:
 ``sh:maxCount``; and ``sh:node``, ``sh:or``, ``sh:xone``, ``sh:and`` of shapes made of these (a
 member with a ``sh:path`` is read by a grouped join, or nested deeper, by ``EXISTS`` with counts
 up to three). A shape with anything else raises :class:`Unsupported`, and
-:func:`kg.graph.shapes.validate_store` then hands the graph to pySHACL. ``tests/test_shacl.py``
+:func:`kg.graph.validation.validate_store` then hands the graph to pySHACL. ``tests/test_shacl.py``
 checks that both find the same violations.
 
 What it costs on Oxigraph (measured on 1.28 M triples): a scan reads a quad in under 1 us, a

@@ -34,7 +34,7 @@ from ..sparql.parameters import check as check_parameters
 from ..sparql.parameters import lowered
 from ..store import Store
 from ..terminal import printable
-from ..vocab import ENTITY_GRAPH, PREFIXES
+from ..namespaces import ENTITY_GRAPH, PREFIXES
 from . import isolated
 
 _STANDARD_FORMATS = {name: ox.QueryResultsFormat.from_extension(extension)

@@ -9,7 +9,7 @@ Entities and facts are counted in the entity graph, as curated (:mod:`kg.derive.
 from __future__ import annotations
 
 from ..store import Store
-from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, ONTOLOGY_GRAPH, SEM
+from ..namespaces import ENTITY_GRAPH, EVENT_GRAPH, KG, ONTOLOGY_GRAPH, SEM
 
 
 def _count(store: Store, pattern: str, what: str = "DISTINCT ?x") -> int:
@@ -19,7 +19,7 @@ def _count(store: Store, pattern: str, what: str = "DISTINCT ?x") -> int:
 def top_entities(store: Store, per_type: int) -> dict[str, list[tuple[str, int]]]:
     """The ``per_type`` entities of each type mentioned in the most documents: (label, documents),
     as curated (an entity counts the documents of those merged into it or split off to it)."""
-    from ..vocab import ENTITY_GRAPH
+    from ..namespaces import ENTITY_GRAPH
 
     ns = str(KG._NS)
     out: dict[str, list[tuple[str, int]]] = {}

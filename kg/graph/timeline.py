@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from ..resources import write_page
-from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, ONTOLOGY_GRAPH
+from ..namespaces import ENTITY_GRAPH, EVENT_GRAPH, ONTOLOGY_GRAPH
 from .layout import EVENT_COLOURS, OTHER_EVENT
 
 TEMPLATES = ("head.html", "timeline.html")  # kg/templates/: the head it shares with the graph's page, then its own

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..vocab import document_graph, document_iri
+from ..namespaces import document_graph, document_iri
 from .protocol import Store
 
 

@@ -30,7 +30,7 @@ from ..faults import crash_point
 from ..ontology import ontology_quads
 from ..rdf import HIDDEN_LABEL, TYPE, N, nquads
 from ..records import DocumentGraph
-from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..namespaces import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .journal import COMPACT_WHEN_DEAD, Journal
 from .protocol import Capabilities, EntityChange, EntityChanges, chunked
 

@@ -58,7 +58,7 @@ from ..sparql import guard
 from ..sparql.limits import MEMORY_ENV, deadline_error, memory_budget
 from ..sparql.values import values
 from ..terminal import printable
-from ..vocab import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
+from ..namespaces import ENTITY_GRAPH, EVENT_GRAPH, KG, META_GRAPH, ONTOLOGY_GRAPH, PREFIXES, document_graph
 from .protocol import Capabilities, EntityChange, chunked, counted
 
 TIMEOUT = 120  # seconds for any request that is not a query with its own --timeout

@@ -81,7 +81,7 @@ class Extractor:
 
 @dataclass(frozen=True)
 class Reading:
-    """One document's relations as the event stage (:mod:`kg.extract.events`) reads them: the
+    """One document's relations as the event stage (:mod:`kg.extract.eventstatements`) reads them: the
     context, every (trigger token, predicate rule) that fired, the candidates that became
     assertions (subject and object as asserted, symmetric ones in IRI order) and the assertions."""
 
