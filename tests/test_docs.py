@@ -76,3 +76,26 @@ def test_the_architecture_names_every_module():
                 and not re.search(rf"(?<![\w/.]){re.escape(path.name)}\b", text):
             missing.append(relative)
     assert missing == [], "modules docs/architecture.md does not name"
+
+
+def test_readme_curation_example_runs_as_written(store_copy, tmp_path, monkeypatch):
+    """The `kg curate` lines of "Correcting the graph", in order, on a copy of the example store:
+    each says what it did, and the last import finds every curation held already."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    section = README[README.index("### Correcting the graph"):README.index("### Exit codes")]
+    lines = re.findall(r"^kg (curate .*)$", section, flags=re.M)
+    assert len(lines) >= 10
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("KG_CURATOR", "a reader of the README")
+    runner = CliRunner()
+    outputs = []
+    for line in lines:
+        result = runner.invoke(cli, [*shlex.split(line, comments=True), "--store", str(store_copy)])
+        assert result.exit_code == 0, (line, result.output)
+        outputs.append(result.output)
+    assert all(o.startswith("curated: ") for o in outputs[:6]), outputs[:6]
+    assert "no longer applies" not in outputs[6], "every example applies to the example articles"
+    assert outputs[-1] == "imported: 0 curations, 5 already held\n"
