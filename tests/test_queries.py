@@ -118,3 +118,24 @@ def test_the_event_table_loads_in_pandas_and_agrees_with_the_events_query(exampl
     got = {r.event: (r.type, None if pandas.isna(r.time) else str(r.time), names(r.agents), names(r.patients),
                      int(r.sources)) for r in table.itertuples()}
     assert got == want
+
+
+def test_an_answer_is_parsed_once_and_only_for_what_is_asked(example_store, monkeypatch):
+    """A local answer crosses from the engine as TSV and is parsed only for what is asked of it: by
+    pyoxigraph's writer for CSV (what `kg query --format csv` does: one parse), for the rows of a
+    table or a script (once, then kept); whether it is empty needs no parse."""
+    import pyoxigraph as ox
+
+    import kg
+    from kg.graph import sparql
+
+    calls = []
+    real = ox.parse_query_results
+    monkeypatch.setattr(ox, "parse_query_results", lambda *a, **k: calls.append(1) or real(*a, **k))
+    result = kg.query("allies", store=example_store)
+    assert not result.empty and calls == []
+    sparql.format_result(result, "csv")
+    assert len(calls) == 1
+    assert len(result.rows) == 2 and len(result.rows) == 2 and len(calls) == 2  # the rows: once more, then kept
+    empty = kg.query("SELECT ?x WHERE { ?x a <http://example.org/Nothing> }", store=example_store)
+    assert empty.empty and empty.rows == ()
