@@ -255,3 +255,16 @@ def test_the_link_reaches_rdf_and_networkx(tmp_path):
     edges = [(u, v) for u, v, k in graph.edges(keys=True) if k == "institutionOf"]
     assert [(u.rsplit("/", 1)[-1], v.rsplit("/", 1)[-1]) for u, v in edges] == [("iraq-armed-forces", "iraq")]
     assert nx.has_path(graph.to_undirected(), edges[0][0], edges[0][1])
+
+
+def test_a_country_named_as_its_people_its_officials_or_its_opposition(extraction):
+    """Derived names of a country, from its demonym (ontology/words.toml [derived_names]): its
+    people are the country, the officials its government, the opposition an
+    organization of its own, never the government."""
+    result = extraction("The Syrian opposition rejected the plan on Monday, Iraqi officials said. "
+                        "The Syrian people deserve better.")
+    named = {e.key: (e.label, e.type) for e in result.entities}
+    assert named["syria-opposition"] == ("Syrian opposition", "Organization")
+    assert named["iraq-government"][1] == "GovernmentAgency"
+    assert named["syria"][1] == "Country"
+    assert "syria-government" not in named
