@@ -63,5 +63,6 @@ def _assert_where_the_time_goes(figures: dict, table: str) -> None:
     for n in ("16", "64"):
         assert figures[f"projected_{n}_vs_raw"] == projected[n]["vs_raw"] > 0
         assert projected[n]["words_per_s"] > 0 and projected[n]["raw_words_per_s"] > 0
+        assert projected[n]["overlapped_vs_raw"] >= projected[n]["vs_raw"], "the writing beside the workers is no slower"
     assert figures["amdahl_full"] is None or figures["amdahl_full"]["projected"]["16"]["vs_raw"] > 0
     assert "Amdahl, kg / raw spaCy: at 2 cores" in table and "first batch to the store at" in table

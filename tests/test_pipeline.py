@@ -63,3 +63,25 @@ def test_pieces_cut_at_paragraph_breaks_and_join_back():
     parts = pieces(text, 200)
     assert "".join(parts) == text and all(len(p) <= 200 for p in parts)
     assert all(p.endswith("\n\n") for p in parts[:-1])
+
+
+def test_the_first_results_reach_the_store_in_a_small_batch(tmp_path):
+    """The first write takes FIRST_WRITE documents, not a full WRITE_BATCH: the first results
+    reach the store as they come, and the rest follow in later writes until every document is
+    written."""
+    import kg
+    from kg.builder import FIRST_WRITE, WRITE_BATCH
+
+    folder = tmp_path / "articles"
+    folder.mkdir()
+    towns = ["Kafr Nabl", "Maarat al-Numan", "Saraqib", "Ariha", "Jisr al-Shughur", "Khan Shaykhun"]
+    for i in range(40):
+        (folder / f"{i:02}.txt").write_text(
+            f"Report {i}. Rebels shelled {towns[i % len(towns)]} on day {i} of the offensive, residents said.\n",
+            encoding="utf-8")
+    written: list[int] = []
+    report = kg.build([str(folder)], store=tmp_path / "store", n_process=1, on_write=written.append)
+    assert report.added == 40 and FIRST_WRITE < 40 < WRITE_BATCH
+    assert written[0] == FIRST_WRITE and written[-1] == 40
+    sizes = [b - a for a, b in zip([0, *written], written)]
+    assert all(size > 0 for size in sizes) and len(written) >= 2
