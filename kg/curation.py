@@ -96,7 +96,7 @@ def make(store, action: str, name: str, other: str | None = None, *, relation: s
     """The curation ``action`` of the entity ``name``: ``other`` is the entity to merge into, the
     name to split off or to add as an alias, the class to retype to, or the object of a fact to
     reject (with ``relation``)."""
-    from .names import iri_key
+    from .extract.namekeys import iri_key
 
     if action not in curations.ACTIONS:
         raise UsageError(f"unknown curation {action!r}", hint=f"one of {', '.join(curations.ACTIONS)}")

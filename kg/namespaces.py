@@ -7,6 +7,7 @@ from rdflib.namespace import DefinedNamespace
 
 BASE = "https://w3id.org/kg/"
 ID = Namespace(BASE + "id/")
+GEONAMES_IRI = "https://sws.geonames.org/{}/"  # a GeoNames feature's IRI, by its id
 
 
 class KG(DefinedNamespace):

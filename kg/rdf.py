@@ -10,16 +10,25 @@ entity graph computed over all documents (see :mod:`kg.store`).
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 import pyoxigraph as ox
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
-from .extract.geonames import GEONAMES_IRI
+from .namespaces import (
+    GEONAMES_IRI,
+    KG,
+    SEM,
+    WGS84,
+    assertion_iri,
+    document_graph,
+    document_iri,
+    entity_iri,
+    merge_iri,
+    statement_iri,
+)
 from .records import Assertion, DocumentGraph, Entity, Event, Extraction
-from .namespaces import (KG, SEM, WGS84, assertion_iri, document_graph, document_iri, entity_iri, merge_iri,
-                    statement_iri)
 
 
 @lru_cache(maxsize=131072)

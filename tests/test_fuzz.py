@@ -32,7 +32,7 @@ words = st.lists(st.sampled_from(["Hezbollah", "Daesh", "captured", "attacked", 
 @fast(400)
 @given(names)
 def test_any_name_gives_a_valid_iri(name):
-    from kg.names import iri_key
+    from kg.extract.namekeys import iri_key
     from kg.namespaces import entity_iri
 
     key = iri_key(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.names import iri_key
+from kg.extract.namekeys import iri_key
 
 
 # ---------------------------------------------------------------- argument structure
@@ -184,7 +184,7 @@ def test_country_army_and_government_stay_apart(extraction):
 def test_people_sharing_a_surname_are_not_merged_across_documents(extraction):
     first = extraction("Ahmed Hassan, a local commander, said the town had fallen.")
     second = extraction("Mohamed Hassan told reporters that Hassan's unit withdrew.")
-    from kg.names import iri_key
+    from kg.extract.namekeys import iri_key
 
     assert iri_key("Ahmed Hassan") in {e.key for e in first.entities}
     second_keys = {e.key for e in second.entities if e.type == "Person"}

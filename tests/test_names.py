@@ -1,11 +1,11 @@
-"""The one normalizer of names (kg/names.py) and the gazetteer that looks names up by it."""
+"""The one normalizer of names (kg/extract/namekeys.py) and the gazetteer that looks names up by it."""
 
 from __future__ import annotations
 
 import pytest
 
 from kg.extract.gazetteer import load_gazetteer
-from kg.names import iri_key, match_key
+from kg.extract.namekeys import iri_key, match_key
 
 
 @pytest.mark.parametrize(("a", "b"), [

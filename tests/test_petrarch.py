@@ -18,7 +18,7 @@ import pytest
 from rdflib import OWL, RDF, Graph
 
 from kg.extract.gazetteer import load_hand_gazetteer
-from kg.names import match_key as name_key
+from kg.extract.namekeys import match_key as name_key
 from kg.extract.petrarch import OUTPUT_FILES, SOURCE_COMMIT
 from kg.extract.petrarch.dictionaries import read_actors, read_agents, read_verbs
 from kg.extract.petrarch.names import display_name

@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from .re3d import NAME_PROPERTIES, PRONOUNS, is_name, norm
+from .surface import NAME_PROPERTIES, PRONOUNS, is_name, norm
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 KG_NS = "https://w3id.org/kg/ontology#"

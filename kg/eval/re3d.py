@@ -26,13 +26,13 @@ from __future__ import annotations
 import json
 import re
 import sys
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import texts_command
+from .surface import NAME_PROPERTIES, PRONOUNS, is_name, norm
 
 ARGUMENT_TYPES = {"Person", "Organisation", "Location", "Nationality"}
 ANY = {"Person", "Organisation", "Nationality", "Location"}
@@ -43,25 +43,7 @@ MAPPING = {  # re3d type -> (kg relation, source types, target types, either way
     "InChargeOf": ("leaderOf", {"Person"}, {"Organisation", "Location"}, False),
     "CoLocated": ("locatedIn", {"Location"}, {"Location"}, False),
 }
-PRONOUNS = set("it its they them their theirs he him his she her we us our you your i me my who whom whose "
-               "which that this these those itself themselves himself herself ourselves".split())
-NAME_PROPERTIES = {"label", "preflabel", "altlabel", "surfaceform", "hiddenlabel", "name"}
 BANDS = (0.5, 0.6, 0.7, 0.8, 0.9)
-
-
-def norm(text: str) -> str:
-    s = unicodedata.normalize("NFKD", str(text))
-    s = "".join(c for c in s if not unicodedata.combining(c)).replace("\u2019", "'").replace("\u2018", "'").lower()
-    s = re.sub(r"'s\b", "", s)
-    s = re.sub(r"[^a-z0-9]+", " ", s).strip()
-    return re.sub(r"^(the|a|an|our|their|its|his|her) ", "", s)
-
-
-def is_name(text: str) -> bool:
-    """A proper name: not a pronoun, and a word (other than an article) with a capital letter."""
-    if not norm(text) or norm(text) in PRONOUNS:
-        return False
-    return any(w[0].isupper() for w in re.findall(r"[A-Za-z][\w'-]*", text) if w.lower() not in ("the", "a", "an"))
 
 
 def name_matches(mention: str, names: Iterable[str]) -> bool:

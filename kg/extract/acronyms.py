@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from functools import cache
 
-from ..names import iri_key
+from .namekeys import iri_key
 from ..records import Mention
 from .docindex import mention, span_text, tokens
 from .gazetteer import Gazetteer

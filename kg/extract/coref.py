@@ -13,7 +13,7 @@ import bisect
 from collections import defaultdict
 from dataclasses import replace
 
-from ..names import match_key
+from .namekeys import match_key
 from ..ontology import is_a
 from ..records import Mention
 from .docindex import children, gazetteer_ids, sentence_numbers, sentence_of, tokens

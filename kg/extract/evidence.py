@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..names import match_key
+from .namekeys import match_key
 from ..ontology import is_a
 from ..records import Mention
 from .docindex import children, mention, span_text, tokens

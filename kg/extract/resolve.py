@@ -2,7 +2,7 @@
 
 Keys are the last segment of entity IRIs, so they must not depend on which article came first:
 a gazetteer entry's key is its id; any other name's key is its normalized form (see
-:func:`kg.names.match_key`), written readably. Inside one document, a surname alone ("Haftar")
+:func:`kg.extract.namekeys.match_key`), written readably. Inside one document, a surname alone ("Haftar")
 joins the full name stated earlier ("Khalifa Haftar"), and an acronym defined in parentheses
 ("Libyan National Army (LNA)") joins the name it defines. Each such merge is kept with its rule,
 so the graph can show, and a user can undo, why two forms became one entity.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import replace
 
-from ..names import iri_key, match_key
+from .namekeys import iri_key, match_key
 from ..ontology import class_depth, is_a
 from ..records import SURFACE_ONLY, Entity, Mention
 from .gazetteer import Gazetteer, load_gazetteer

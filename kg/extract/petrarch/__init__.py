@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ...errors import InputError, KGError
 from ...resources import data_dir
-from ...names import match_key
+from ..namekeys import match_key
 from .actors import ACTOR_FILES, build_actors, load_world
 from .dictionaries import read_agents, read_verbs
 from .names import common_words, plural

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from ...names import fold, iri_key, match_key
+from ..namekeys import fold, iri_key, match_key
 from ..acronyms import acronym_fits
 from ..gazetteer import Entry, Gazetteer, load_hand_gazetteer
 from ..geonames import _latin, place_rows

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...names import match_key
+from ..namekeys import match_key
 from ...ontology import is_a
 from ..docindex import children
 from .parse import forms, lemma, opening_adverb, pobjs, stance, subjects

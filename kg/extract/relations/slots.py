@@ -8,9 +8,9 @@ ending in ":" takes a word after it ("prep:with", "light_prep:to").
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..docindex import children
-from ..lexicon import Rule
 from ..words import load_words
 from .parse import (
     agents,
@@ -23,6 +23,9 @@ from .parse import (
     subjects,
     undertakers,
 )
+
+if TYPE_CHECKING:  # the lexicon names the slots it may use: it imports this module's names
+    from ..lexicon import Rule
 
 Slot = Callable[..., list]
 SLOTS: dict[str, Slot] = {}

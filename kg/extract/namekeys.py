@@ -34,7 +34,7 @@ _VOWEL_H = re.compile(r"([aeiou])h$")
 
 
 def _words():
-    from .extract.words import load_words
+    from .words import load_words
 
     return load_words()
 
