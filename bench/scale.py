@@ -176,14 +176,14 @@ print(json.dumps({"seconds": seconds, "timeline": timeline, "added": report.adde
                   "merge_child": report.merge_child}))
 """
 
-# what a worker loads before its first batch (kg.extract.pipeline._warm_up), timed from the interpreter's start
+# what a worker loads before its first batch (kg.extract.pools._warm_up), timed from the interpreter's start
 WARM = r"""
 import json, time
 start = time.perf_counter()
-from kg.extract import pipeline
-pipeline._warm_up()
-if pipeline._start_error is not None:
-    raise pipeline._start_error
+from kg.extract import pools
+pools._warm_up()
+if pools._start_error is not None:
+    raise pools._start_error
 print(json.dumps({"seconds": time.perf_counter() - start, "cpu_s": time.process_time()}))
 """
 
@@ -547,7 +547,7 @@ def where_time_goes(r: dict) -> dict:
     ``-p 2`` builds of the throughput sample (a pool of workers on any machine)."""
     build, raw = r["build_2p"], r["raw_1p"]
     timeline = build["timeline"]
-    from kg.extract.pipeline import BATCH
+    from kg.extract.pools import BATCH
 
     figures = {"serial_fraction_sample": serial_fraction(build),
                "first_write_batches": timeline["first_write_docs"] / BATCH,

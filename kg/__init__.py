@@ -60,12 +60,12 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
 
         workers_ = DaskExtractor(scheduler, workers)
     elif n_process is None:
-        from .extract.pipeline import AutoPool
+        from .extract.pools import AutoPool
 
         sources = list(sources)
         workers_ = auto = AutoPool(streamed="-" in (str(source) for source in sources))
     elif n_process > 1:
-        from .extract.pipeline import ProcessPool
+        from .extract.pools import ProcessPool
 
         workers_ = ProcessPool(n_process)
     else:

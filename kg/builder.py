@@ -4,7 +4,7 @@ Documents already stored are skipped; :func:`remove_documents` takes documents o
 Documents stream through: the extractor pulls them from the inputs as it has room (a bounded
 number in flight), and the results are written :data:`WRITE_BATCH` at a time (the first ones
 sooner: :data:`FIRST_WRITE`), so memory holds a few batches, never the corpus. Extraction runs in
-this process, in a pool of worker processes (:class:`kg.extract.pipeline.ProcessPool`) or on a
+this process, in a pool of worker processes (:class:`kg.extract.pools.ProcessPool`) or on a
 Dask cluster (:mod:`kg.extract.cluster`); either way each document's graph comes back serialized
 and is written here, so the graph is the same.
 """

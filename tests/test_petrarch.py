@@ -1,6 +1,6 @@
 """ontology/petrarch/: the data generated from the PETRARCH2 dictionaries, and its generator.
 
-The committed files must be what ``python -m kg.extract.petrarch`` writes (checked whenever the
+The committed files must be what ``python -m kg.tools.petrarch`` writes (checked whenever the
 dictionaries are at ../shared/resources/petrarch2) and must make sense to kg on a fresh clone
 without them: types are classes of kg.ttl, relations its object properties, no city is a country's
 alias, known actors are there with the right type.
@@ -19,10 +19,10 @@ from rdflib import OWL, RDF, Graph
 
 from kg.extract.gazetteer import load_hand_gazetteer
 from kg.extract.namekeys import match_key as name_key
-from kg.extract.petrarch import OUTPUT_FILES, SOURCE_COMMIT
-from kg.extract.petrarch.dictionaries import read_actors, read_agents, read_verbs
-from kg.extract.petrarch.names import display_name
-from kg.extract.petrarch.vocabulary import Lemmatizer, build_verbs, pattern_parts
+from kg.tools.petrarch import OUTPUT_FILES, SOURCE_COMMIT
+from kg.tools.petrarch.dictionaries import read_actors, read_agents, read_verbs
+from kg.tools.petrarch.names import display_name
+from kg.tools.petrarch.vocabulary import Lemmatizer, build_verbs, pattern_parts
 from kg.ontology import superclasses
 from kg.namespaces import KG
 
@@ -49,19 +49,19 @@ def actor(label: str) -> dict:
 @pytest.mark.slow  # the whole generator, run as a process: a build never runs it
 @pytest.mark.skipif(not DICTIONARIES.is_dir(), reason="the PETRARCH2 dictionaries are not at ../shared")
 def test_committed_files_are_what_the_generator_writes(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "kg.extract.petrarch", str(DICTIONARIES), "--out", str(tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "kg.tools.petrarch", str(DICTIONARIES), "--out", str(tmp_path)],
                           capture_output=True, text=True, cwd=ROOT, timeout=900, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("wrote ") and done.stderr == ""
     for name in OUTPUT_FILES:
         assert (tmp_path / name).read_bytes() == (DATA / name).read_bytes(), (
-            f"ontology/petrarch/{name} is stale: run .venv/bin/python -m kg.extract.petrarch")
+            f"ontology/petrarch/{name} is stale: run .venv/bin/python -m kg.tools.petrarch")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(OUTPUT_FILES)
 
 
 def test_a_folder_without_the_dictionaries_is_one_error_line(tmp_path):
     (tmp_path / "CAMEO.2.0.txt").write_text("", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "kg.extract.petrarch", str(tmp_path), "--out", str(tmp_path / "out")],
+    done = subprocess.run([sys.executable, "-m", "kg.tools.petrarch", str(tmp_path), "--out", str(tmp_path / "out")],
                           capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
     assert done.returncode == 3
     assert done.stderr == (
@@ -74,7 +74,7 @@ def test_a_folder_without_the_dictionaries_is_one_error_line(tmp_path):
 def test_every_file_is_there_with_its_provenance():
     assert sorted(p.name for p in DATA.iterdir()) == sorted(OUTPUT_FILES)
     readme = (DATA / "README.md").read_text(encoding="utf-8")
-    assert SOURCE_COMMIT in readme and "python -m kg.extract.petrarch" in readme
+    assert SOURCE_COMMIT in readme and "python -m kg.tools.petrarch" in readme
     assert (DATA / "LICENSE").read_text(encoding="utf-8").startswith("The MIT License (MIT)")
     for name in OUTPUT_FILES:
         if name.endswith(".jsonl"):

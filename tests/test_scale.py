@@ -338,7 +338,7 @@ def test_an_unchanged_rebuild_loads_neither_spacy_nor_the_extractor(store_copy):
 def test_the_default_build_sizes_its_pool_to_the_input():
     """Fewer than two batches of new articles are extracted in this process; more start a pool of
     one worker per batch, up to the cores."""
-    from kg.extract.pipeline import BATCH, AutoPool
+    from kg.extract.pools import BATCH, AutoPool
     from kg.ingest import make_document
 
     texts = [f"Report {i}: Hezbollah fighters attacked Arsal, residents said." for i in range(2 * BATCH)]

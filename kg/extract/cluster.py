@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from ..errors import KGError, UsageError
 from ..records import Document, DocumentGraph
-from .pipeline import BATCH, IN_FLIGHT
+from .pools import BATCH, IN_FLIGHT
 
 
 class ClusterError(KGError):
@@ -47,7 +47,7 @@ class DaskExtractor:
     def __call__(self, documents: Iterable[Document]) -> Iterator[DocumentGraph]:
         from dask.distributed import as_completed
 
-        from .pipeline import bounded, extract_batch
+        from .pools import bounded, extract_batch
 
         done = as_completed()
 

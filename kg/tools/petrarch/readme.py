@@ -70,10 +70,10 @@ def readme(stats: Counter, repo: str, commit: str) -> str:
 
 Do not edit: every file in this folder, this one included, is written by
 
-    .venv/bin/python -m kg.extract.petrarch ../shared/resources/petrarch2
+    .venv/bin/python -m kg.tools.petrarch ../shared/resources/petrarch2
 
 run from the checkout root (the folder is the default; `--out DIR` writes elsewhere). The code is
-`kg/extract/petrarch/`; its decisions are the tables of `kg/extract/petrarch/tables.py`, printed
+`kg/tools/petrarch/`; its decisions are the tables of `kg/tools/petrarch/tables.py`, printed
 below. `tests/test_petrarch.py` regenerates into a temporary folder and compares byte for byte
 whenever the dictionaries are at `../shared/resources/petrarch2`, so after editing the tables, the
 hand gazetteer, `ontology/words.toml` or `ontology/places.jsonl`, run the command again.

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from ..namekeys import fold, iri_key, match_key
-from ..acronyms import acronym_fits
-from ..gazetteer import Entry, Gazetteer, load_hand_gazetteer
-from ..geonames import _latin, place_rows
-from ..words import load_words
+from ...extract.acronyms import acronym_fits
+from ...extract.gazetteer import Entry, Gazetteer, load_hand_gazetteer
+from ...extract.geonames import _latin, place_rows
+from ...extract.namekeys import fold, iri_key, match_key
+from ...extract.words import load_words
 from .dictionaries import RawActor, read_actors
 from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, initials, split_acronyms, tokens
 from .tables import ROLE_CLASSES, role_of

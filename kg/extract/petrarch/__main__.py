@@ -1,7 +1,0 @@
-"""``python -m kg.extract.petrarch``: regenerate ontology/petrarch/ from the PETRARCH2 dictionaries."""
-
-import sys
-
-from . import main
-
-sys.exit(main())
