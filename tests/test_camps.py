@@ -178,7 +178,7 @@ def test_the_examples_put_islamic_state_apart_from_the_armies_that_attacked_it(e
     lines = table.stdout.splitlines()
     start = lines.index("camps (cooperation joins, hostility parts): 6")
     assert lines[start + 1:start + 6] == ["  1. Bashar al-Assad, Hezbollah, Syria, Syrian army",
-                                          "  2. Lebanese army, Lebanon",
+                                          "  2. Lebanese army, Lebanese government, Lebanon",
                                           "  3. Al-Qaeda, Nusra Front",
                                           "  alone (camps 4-6): Islamic State, Arsal, Lebanese soldiers",
                                           "facts against the camps: none (the signed graph is balanced)"]
