@@ -394,4 +394,4 @@ def write_page(explanation: Explanation, path: str | Path, title: str | None = N
     from ..resources import write_page
 
     data = dict(explanation.to_json(), symmetric=sorted(ontology.symmetric_relations()))  # arcs without a head
-    write_page(path, ("explain.html",), title or f"kg explain: {explanation.name}", data)
+    write_page(path, ("doctype.html", "explain.html"), title or f"kg explain: {explanation.name}", data)

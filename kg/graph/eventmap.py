@@ -160,7 +160,7 @@ def write_html(rows: list[dict], path: str | Path, title: str) -> None:
     """The page of ``rows`` (event table rows), from the template kg/templates/map.html."""
     from ..resources import write_page
 
-    write_page(path, ("map.html",), title, map_data(rows))
+    write_page(path, ("doctype.html", "map.html"), title, map_data(rows))
 
 
 def write_picture(rows: list[dict], path: str | Path, title: str, fmt: str = "png") -> str:

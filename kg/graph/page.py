@@ -19,7 +19,8 @@ from ..resources import write_page
 from .analysis import evidence
 from .layout import LABEL_SPOTS, PALETTE, RING, RINGS, relation_styles, scene
 
-TEMPLATES = ("head.html", "graph.html")  # kg/templates/: the head it shares with the timeline's page, then its own
+# kg/templates/: every page's prologue, the head it shares with the timeline's page, its own
+TEMPLATES = ("doctype.html", "head.html", "graph.html")
 
 
 def _entity(graph, n: str) -> dict:

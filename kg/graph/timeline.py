@@ -20,7 +20,8 @@ from ..resources import write_page
 from ..namespaces import ENTITY_GRAPH, EVENT_GRAPH, ONTOLOGY_GRAPH
 from .layout import EVENT_COLOURS, OTHER_EVENT
 
-TEMPLATES = ("head.html", "timeline.html")  # kg/templates/: the head it shares with the graph's page, then its own
+# kg/templates/: every page's prologue, the head it shares with the graph's page, its own
+TEMPLATES = ("doctype.html", "head.html", "timeline.html")
 # how the picture and the page put a role before the entity ("to Al-Bukamal")
 ROLE_WORDS = {"destinationRole": "to", "originRole": "from", "locationRole": "in"}
 
