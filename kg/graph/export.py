@@ -140,17 +140,17 @@ def to_networkx(store: Store):
             graph.add_edge(e, c, key="institutionOf", predicate="institutionOf", confidence=1.0,
                            documents=int(row["docs"].value), symmetric=False)
     happened = fact_times(store)
-    for s, o, iri, row in _facts(store, curated):
+    for s, o, iri, documents, confidence, first, last in _facts(store, curated):
         predicate = iri[len(ns):]
         for node in (s, o):
             if node not in graph:
                 graph.add_node(node, label=labels.get(node, node.rsplit("/", 1)[-1]), type="Entity", aliases="")
-        dates = {f"{k}_date": row[k].value for k in ("first", "last") if row[k] is not None}
+        dates = {f"{k}_date": v for k, v in (("first", first), ("last", last)) if v is not None}
         when = happened.get((s, iri, o))
         if when is not None:
             dates |= {"event_first": when[0], "event_last": when[1]}
-        graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=float(row["conf"].value),
-                       documents=int(row["docs"].value), symmetric=predicate in symmetric, **dates)
+        graph.add_edge(s, o, key=predicate, predicate=predicate, confidence=confidence,
+                       documents=documents, symmetric=predicate in symmetric, **dates)
     return graph
 
 
@@ -162,42 +162,28 @@ _FACTS = ("SELECT ?s ?p ?o %s (COUNT(DISTINCT ?doc) AS ?docs) (MAX(?c) AS ?conf)
 
 
 def _facts(store: Store, curated: curations.Overlay):
-    """(subject, object, predicate IRI, row) of every fact stated, the entities as curated: the
-    facts of an entity rejected, and the facts rejected, left out; a fact stated of two entities
-    a merge made one, once (the row of the first; the counts summed)."""
+    """(subject, object, predicate IRI, documents, confidence, first date, last date) of every fact
+    stated, the entities as curated: the facts of an entity rejected, and the facts rejected, left
+    out; a fact stated of two entities a merge made one, once (documents summed, the highest
+    confidence, the dates' span)."""
     per_document = "?g" if curated.split_docs else ""
-    rows = store.query(_FACTS % (per_document, per_document), union=False)
-    if curated.empty:
-        for row in rows:
-            yield row["s"].value, row["o"].value, row["p"].value, row
-        return
-    merged: dict[tuple, dict] = {}
-    for row in rows:
+    merged: dict[tuple, list] = {}
+    for row in store.query(_FACTS % (per_document, per_document), union=False):
         graph = row["g"].value if per_document else None
         s, o, p = curated.final(row["s"].value, graph), curated.final(row["o"].value, graph), row["p"].value
-        if s is None or o is None or s == o or (s, p, o) in curated.rejected_facts:
+        if s is None or o is None or (s == o and row["s"] != row["o"]) or (s, p, o) in curated.rejected_facts:
             continue
+        first, last = (row[k].value if row[k] is not None else None for k in ("first", "last"))
         held = merged.get((s, p, o))
-        values = {k: row[k].value if row[k] is not None else None for k in ("docs", "conf", "first", "last")}
         if held is None:
-            merged[(s, p, o)] = values
+            merged[(s, p, o)] = [int(row["docs"].value), float(row["conf"].value), first, last]
             continue
-        held["docs"] = str(int(held["docs"]) + int(values["docs"]))
-        held["conf"] = str(max(float(held["conf"]), float(values["conf"])))
-        for key, pick in (("first", min), ("last", max)):
-            dates = [d for d in (held[key], values[key]) if d is not None]
-            held[key] = pick(dates) if dates else None
-    for (s, p, o), values in merged.items():
-        yield s, o, p, {k: None if v is None else _Value(v) for k, v in values.items()}
-
-
-class _Value:
-    """A value as a query's row holds it (``.value``)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: str) -> None:
-        self.value = value
+        held[0] += int(row["docs"].value)
+        held[1] = max(held[1], float(row["conf"].value))
+        held[2] = min(d for d in (held[2], first) if d is not None) if held[2] or first else None
+        held[3] = max(d for d in (held[3], last) if d is not None) if held[3] or last else None
+    for (s, p, o), (documents, confidence, first, last) in merged.items():
+        yield s, o, p, documents, confidence, first, last
 
 
 def export_graph(store: Store, fmt: str, output: IO[bytes], min_confidence: float | None = None) -> int:
