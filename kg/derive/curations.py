@@ -275,9 +275,9 @@ class Overlay:
         return [c for c in self.curations if entity in (c.entity, c.target) or self.final(c.entity) == entity]
 
 
-def overlay(store) -> Overlay:
+def overlay(store, curations: list[Curation] | None = None) -> Overlay:
     """The store's curations, ready to apply (an empty overlay costs one small query)."""
-    curations = read(store)
+    curations = read(store) if curations is None else curations
     o = Overlay(curations)
     for c in curations:
         if c.action == "merge" and c.target != c.entity:
@@ -331,7 +331,7 @@ def stale(store, curations: list[Curation] | None = None) -> list[tuple[Curation
     mentioned = {row["e"].value for row in rows}
     split = set(_split_documents(store, [c for c in curations if c.action == "split"]).values()) \
         if any(c.action == "split" for c in curations) else set()
-    applied = overlay(store) if any(c.action == "reject" and c.relation for c in curations) else None
+    applied = overlay(store, curations) if any(c.action == "reject" and c.relation for c in curations) else None
     out = []
     for c in curations:
         gone = [iri for iri in (c.entity, c.target if c.action in ("merge", "reject") else None)
