@@ -17,10 +17,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "kg"
 # what kg/store may not import: the stages and the query layer above it
 ABOVE_THE_STORE = ("kg.extract", "kg.graph", "kg.derive")
 
-# cycles known and left for later work, each as its modules (or folders) sorted: not failures until
-# then; one that is gone comes off the list (none is left: the last went with issue 37)
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {}
-KNOWN_FOLDER_CYCLES: dict[tuple[str, ...], str] = {}
 
 
 def modules() -> dict[str, Path]:
@@ -133,13 +129,11 @@ def cycles(edges: dict[str, set[str]]) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
-def folder_edges(edges: dict[str, set[str]], leave_out: set[str] = frozenset()) -> dict[str, set[str]]:
-    """Imports between folders, but for those of the modules ``leave_out``."""
+def folder_edges(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Imports between folders."""
     out: dict[str, set[str]] = {}
     for module, targets in edges.items():
         for target in targets:
-            if module in leave_out and target in leave_out:
-                continue
             a, b = folder(module), folder(target)
             if a != b:
                 out.setdefault(a, set()).add(b)
@@ -152,31 +146,16 @@ def store_reaching_up(edges: dict[str, set[str]]) -> list[str]:
                   for target in targets if target.startswith(ABOVE_THE_STORE))
 
 
-def unknown_cycles(edges: dict[str, set[str]]) -> list[tuple[str, ...]]:
-    return [c for c in cycles(edges) if c not in KNOWN_CYCLES]
-
-
-def known_members() -> set[str]:
-    return {module for cycle in KNOWN_CYCLES for module in cycle}
-
-
 def test_the_store_imports_nothing_above_it():
     assert store_reaching_up(graph()) == []
 
 
 def test_no_cycle_between_folders():
-    assert [c for c in cycles(folder_edges(graph(), known_members())) if c not in KNOWN_FOLDER_CYCLES] == []
+    assert cycles(folder_edges(graph())) == []
 
 
-def test_no_cycle_between_modules_but_the_known_ones():
-    assert unknown_cycles(graph()) == []
-
-
-def test_the_known_cycles_are_still_there():
-    """A known cycle that is gone comes off the list."""
-    edges = graph()
-    assert set(KNOWN_CYCLES) <= set(cycles(edges))
-    assert set(KNOWN_FOLDER_CYCLES) <= set(cycles(folder_edges(edges, known_members())))
+def test_no_cycle_between_modules():
+    assert cycles(graph()) == []
 
 
 def test_the_reader_finds_imports_inside_functions_and_relative_ones():
@@ -188,9 +167,8 @@ def test_the_reader_finds_imports_inside_functions_and_relative_ones():
 def main() -> int:
     edges = graph()
     problems = store_reaching_up(edges)
-    problems += [f"folders import each other: {' <-> '.join(c)}" for c in cycles(folder_edges(edges, known_members()))
-                 if c not in KNOWN_FOLDER_CYCLES]
-    problems += [f"modules import each other: {' <-> '.join(c)}" for c in unknown_cycles(edges)]
+    problems += [f"folders import each other: {' <-> '.join(c)}" for c in cycles(folder_edges(edges))]
+    problems += [f"modules import each other: {' <-> '.join(c)}" for c in cycles(edges)]
     for problem in problems:
         print(problem)
     return 1 if problems else 0
