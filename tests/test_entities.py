@@ -268,3 +268,16 @@ def test_a_country_named_as_its_people_its_officials_or_its_opposition(extractio
     assert named["iraq-government"][1] == "GovernmentAgency"
     assert named["syria"][1] == "Country"
     assert "syria-government" not in named
+
+
+def test_a_country_named_as_the_people_of_it_and_its_leadership_as_its_government(extraction):
+    """"the people of X" and "X's people" are the country as its people act; "the leadership of
+    X" and "the X-ian leadership" are its government, never the country itself."""
+    result = extraction("The people of Lebanon want calm, the Turkish leadership said on Monday. "
+                        "Jordan's people welcomed the talks.")
+    named = {e.key: (e.label, e.type) for e in result.entities}
+    assert named["lebanon"][1] == named["jordan"][1] == "Country"
+    assert named["turkey-government"][1] == "GovernmentAgency"
+    assert "turkey" not in named and "lebanon-government" not in named
+    forms = {e.key: e.aliases | {e.label} for e in result.entities}
+    assert "people of Lebanon" in forms["lebanon"] and "Turkish leadership" in forms["turkey-government"]
