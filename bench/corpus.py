@@ -65,7 +65,7 @@ def pools(seed: int = 11) -> Pools:
     countries = {p["country"]: p["name"] for p in places if p["kind"] == "country"}
     hand_towns = [e["label"] for e in hand if e["type"] == "Settlement"]
     # GeoNames' "Al Mizhar First" / "Second" parse with an adverb as the root of the sentence, which
-    # sends kg.extract.relations.parse.undertakers into an endless loop (reported; until it is
+    # sends kg.extract.parse.undertakers into an endless loop (reported; until it is
     # fixed there, such names stay out of the corpus so that the benchmark ends)
     towns = [(p["name"], countries.get(p["country"], "")) for p in places if p["kind"] == "town"
              and p["name"].rsplit(" ", 1)[-1] not in ("First", "Second")]

@@ -35,7 +35,7 @@ VARIANTS = {
                                  ("kg.extract.mentions", "_country_institution", "lambda doc, m, *a: m")],
     "no list names": [("kg.extract.mentions", "listed_names", "lambda *a, **k: []"),
                       ("kg.extract.mentions", "typed_by_list", "lambda doc, mentions: mentions")],
-    "no comma split": [("kg.extract.mentions", "_ner_spans", "lambda doc: iter(doc.ents)")],
+    "no comma split": [("kg.extract.mentions", "_ner_spans", "lambda doc, words: iter(doc.ents)")],
     "no member phrases": [("kg.extract.aliases", "_member_phrase", "lambda *a, **k: []")],
     "no country-qualified forms": [("kg.extract.aliases", "_with_country", "lambda *a, **k: []")],
     "no PETRARCH actors": [("kg.extract.gazetteer", "dictionary_entries", "lambda *a, **k: {}")],
@@ -47,9 +47,9 @@ CHILD = """
 import importlib, sys
 for module, name, expr in {patches!r}:
     setattr(importlib.import_module(module), name, eval(expr))
-import kg.extract.evidence as e, kg.extract.geonames as g, kg.extract.mentions as m, kg.extract.resolve as r
-if {geonames_off!r}:
-    m.load_places = r.load_places = e.load_places = g.load_places
+import kg.extract.geonames as g, kg.extract.resources as res
+if {geonames_off!r}:  # kg.extract.resources holds its own name for the loader
+    res.load_places = g.load_places
 import kg
 kg.build([{jsonl!r}], store={store!r}, n_process=1)
 from kg.graph.export import export

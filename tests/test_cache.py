@@ -104,6 +104,7 @@ def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
     from conftest import EXAMPLES
 
     from kg.extract import components, nlp
+    from kg.extract.gazetteer import load_gazetteer
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.txt"))]
     texts.append("ISIS and Daesh fighters left al-Bab; the islamic state, IS and the U.S.-led Coalition "
@@ -112,7 +113,7 @@ def test_the_names_are_found_as_spacys_two_span_rulers_found_them():
     ours = nlp.load()
     spacy = nlp.english_model()
     components.add_abbreviations(spacy)
-    gazetteer = components.load_gazetteer()
+    gazetteer = load_gazetteer()
     for name, attr, cased in (("lower", "LOWER", False), ("cased", "ORTH", True)):
         ruler = spacy.add_pipe("span_ruler", name=name, first=True, config={
             "spans_key": "names", "phrase_matcher_attr": attr, "overwrite": False})

@@ -12,16 +12,16 @@ from ..records import Mention
 from .docindex import mention, span_text, tokens
 from .gazetteer import Gazetteer
 from .types import org_type
-from .words import load_words
+from .words import Words
 
 
-def acronym_fits(acronym: str, words: list[str]) -> bool:
+def acronym_fits(acronym: str, words: list[str], function_words: frozenset[str]) -> bool:
     """Whether ``acronym`` spells ``words``: each content word gives it one or more leading letters,
     in order, and function words may give some ("MODEL": MOvement for DEmocracy in Liberia;
     "ARBiH": Army of the Republic of BOsnia and Herzegovina; "MOJWA", "HTS", "PFG"); or, for a
     military contraction of five letters or more, words give two or more letters each and some give
-    none ("NAVCENT": NAVal Forces CENTral Command; "CENTCOM", "AFRICOM")."""
-    function_words = load_words().function_words
+    none ("NAVCENT": NAVal Forces CENTral Command; "CENTCOM", "AFRICOM"). ``function_words`` are
+    those of ontology/words.toml."""
     letters = acronym.lower()
     words = [w.lower() for w in words if w[:1].isalpha()]
     if not words or not words[0][:1] == letters[:1] or words[0] in function_words:
@@ -46,7 +46,7 @@ def acronym_fits(acronym: str, words: list[str]) -> bool:
     return fits(0, 0, False) or (len(letters) >= 5 and fits(0, 0, True))
 
 
-def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sentence_of) -> list[Mention]:
+def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, words: Words, sentence_of) -> list[Mention]:
     """``mentions`` with each acronym defined in parentheses made one mention of the name it
     spells (see :func:`acronym_fits`; else the name just before it), and a mention of every later
     use of the acronym."""
@@ -59,7 +59,7 @@ def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sent
         acronym = doc[i + 1].text
         if sum(c.isupper() for c in acronym) < 2 or not acronym[:1].isupper() or not acronym.isalpha():
             continue
-        out, name = _defined_name(doc, out, mentions, i, acronym, gazetteer, sentence_of)
+        out, name = _defined_name(doc, out, mentions, i, acronym, gazetteer, words, sentence_of)
         if name is None:
             continue
         defined[acronym] = name
@@ -67,10 +67,10 @@ def acronym_definitions(doc, mentions: list[Mention], gazetteer: Gazetteer, sent
         out = [m for m in out if not (m.start == i + 1)]
         out.append(_acronym_use(doc, i + 1, name, sentence_of))
     out = _later_uses(doc, out, defined, sentence_of) if defined else out
-    return _shortened_names(out)
+    return _shortened_names(out, words)
 
 
-def _shortened_names(mentions: list[Mention]) -> list[Mention]:
+def _shortened_names(mentions: list[Mention], lists: Words) -> list[Mention]:
     """A name that ends in an acronym of another name of the document, after the same words,
     is a use of it although no parenthesis defined it: "407th AEG" after "407th Air
     Expeditionary Group", "CJTF-OIR" is left alone (no name spells it). Only one name may fit."""
@@ -87,7 +87,7 @@ def _shortened_names(mentions: list[Mention]) -> list[Mention]:
         fitting = {n.text: n for n in names
                    if n.text != m.text and n.text.split()[:len(prefix)] == prefix
                    and len(n.text.split()) - len(prefix) >= 2
-                   and acronym_fits(acronym, n.text.split()[len(prefix):])}
+                   and acronym_fits(acronym, n.text.split()[len(prefix):], lists.function_words)}
         if len(fitting) != 1:
             out.append(m)
             continue
@@ -98,9 +98,9 @@ def _shortened_names(mentions: list[Mention]) -> list[Mention]:
 
 
 def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, acronym: str, gazetteer: Gazetteer,
-                  sentence_of) -> tuple[list[Mention], Mention | None]:
+                  lists: Words, sentence_of) -> tuple[list[Mention], Mention | None]:
     """The name an acronym in parentheses at ``paren`` defines, and the mentions with it in."""
-    function_words = load_words().function_words
+    function_words = lists.function_words
     end = paren
     while end > 0 and doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019"):
         end -= 1
@@ -108,7 +108,7 @@ def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, 
         words = [w for t in doc[start:end] for w in t.text.replace("-", " ").split()]
         if doc[start].lower_ in function_words or not doc[start].text[:1].isupper():
             continue
-        if acronym_fits(acronym, words):
+        if acronym_fits(acronym, words, function_words):
             break
     else:
         before = next((m for m in mentions if m.end == end and m.kind == "name"), None)
@@ -125,7 +125,7 @@ def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, 
     elif len(inner) == 1 and inner[0].start == start and inner[0].end == end:
         name = inner[0]
     else:
-        name = mention(doc, start, end, org_type(text), sentence_of)
+        name = mention(doc, start, end, org_type(text, lists), sentence_of)
     out = [m for m in out if m.end <= start or m.start >= end or m is name]
     return (out if name in out else [*out, name]), name
 

@@ -16,14 +16,13 @@ from dataclasses import replace
 from ..ontology import is_a
 from ..records import Mention
 from .docindex import QUOTES, children, span_text
-from .words import Words, load_words
+from .words import Words
 
 DETERMINERS = {"the", "a", "an", "this", "that", "its", "their", "his", "her", "our"}
 
 
-def find_aliases(doc, mentions: list[Mention], words: Words | None = None) -> list[Mention]:
+def find_aliases(doc, mentions: list[Mention], words: Words) -> list[Mention]:
     """``mentions`` (with keys) plus the aliases and appositive descriptions of the named ones."""
-    words = words or load_words()
     names = [m for m in mentions if m.kind == "name" and m.key]
     at = {i: m for m in mentions for i in range(m.start, m.end)}
     rekey: dict[int, str] = {}  # start of a name mention -> the key it takes ("also called")

@@ -13,6 +13,10 @@ They run before the model's own components, on the tokens alone:
 
 and one after the model's attribute ruler: ``kg_lemmas``, the lemmas of ontology/lemmas.toml
 ("retook" -> "retake"), which the model's lemmatizer then leaves alone.
+
+spaCy builds a component from its name and its config, which holds plain settings, not data: a
+factory takes the word lists, the gazetteer and the lemmas from kg's record of its data files
+(:func:`data`, :class:`~kg.extract.resources.Resources`), and hands the component what it reads.
 """
 
 from __future__ import annotations
@@ -27,18 +31,25 @@ from spacy.util import filter_spans, registry
 
 from ..cache import cached
 from .docindex import CITATION_MARK, gazetteer_ids  # noqa: F401  (gazetteer_ids registers the token extension kg_id)
-from .gazetteer import Gazetteer, load_gazetteer
-from .words import load_fixed_tags, load_lemmas, load_words
+from .gazetteer import Gazetteer
+from .resources import Resources
+from .words import Words
 
 NAMES_KEY = "kg_names"
 NER_LABEL = {"Person": "PERSON", "Country": "GPE", "Settlement": "GPE", "Region": "LOC", "Facility": "FAC"}
 
 
-def add_abbreviations(nlp: Language) -> None:
+def data() -> Resources:
+    """The record of kg's data the components read (without the relation model, which none reads)."""
+    return Resources.load(model=False)
+
+
+def add_abbreviations(nlp: Language, words: Words | None = None) -> None:
     """Ranks' abbreviations ("Sgt.", "Lt.") are one token each, as "Gen." already is, and so are
     hyphenated titles ("Secretary-General", split at its hyphen the parser ended a sentence
-    there): the tokenizer's special cases, so that the parser does not end a sentence before the name."""
-    words = load_words()
+    there): the tokenizer's special cases, so that the parser does not end a sentence before the name.
+    ``words``: the word lists that name them (None: kg's own)."""
+    words = words or data().words
     for abbreviation in words.title_abbreviations:
         if abbreviation.endswith(".") and abbreviation.count(".") == 1:
             for form in (abbreviation, abbreviation.capitalize(), abbreviation.upper()):
@@ -61,7 +72,7 @@ def add_citation_marks(nlp: Language) -> None:
 
 @Language.factory("kg_paragraphs", default_config={})
 def make_paragraphs(nlp: Language, name: str) -> "Paragraphs":
-    return Paragraphs(load_words().title_abbreviations)
+    return Paragraphs(data().words.title_abbreviations)
 
 
 class Paragraphs:
@@ -83,7 +94,7 @@ class Paragraphs:
 
 @Language.factory("kg_dateline", default_config={"max_tokens": 12})
 def make_dateline(nlp: Language, name: str, max_tokens: int) -> "Dateline":
-    return Dateline(max_tokens, load_words().dateline_dashes)
+    return Dateline(max_tokens, data().words.dateline_dashes)
 
 
 class Dateline:
@@ -160,7 +171,7 @@ def name_tokens(nlp: Language) -> list[tuple[tuple[str, ...], str, str, bool]]:
     this pipeline's tokenizer cuts the name; from kg's cache when the code, the data and spaCy
     are those that made it (tokenizing the 13,000 names costs each process 0.4 s)."""
     def build() -> list[tuple[tuple[str, ...], str, str, bool]]:
-        gazetteer = load_gazetteer()
+        gazetteer = data().gazetteer
         out = []
         for cased in (True, False):
             patterns = name_patterns(gazetteer, cased)
@@ -220,14 +231,14 @@ class Names:
 
 @Language.factory("kg_merge_names", default_config={"spans_key": NAMES_KEY})
 def make_merge_names(nlp: Language, name: str, spans_key: str) -> "MergeNames":
-    return MergeNames(spans_key, load_gazetteer())
+    resources = data()
+    return MergeNames(spans_key, resources.gazetteer, resources.words)
 
 
 class MergeNames:
     """Merge each gazetteer name the rulers found into one token marked with its entry."""
 
-    def __init__(self, spans_key: str, gazetteer: Gazetteer) -> None:
-        words = load_words()
+    def __init__(self, spans_key: str, gazetteer: Gazetteer, words: Words) -> None:
         self.spans_key, self.gazetteer = spans_key, gazetteer
         self.region_words = {w for w, kind in words.place_suffixes.items() if kind == "Region"}
         self.particles = words.name_particles
@@ -332,7 +343,7 @@ def make_titles_trimmed_filter():
     """spaCy's filter that lets new spans replace the entities they overlap, with a person's title
     at the end of a span given back to the text: "the Combined Joint Task Force – Inherent
     Resolve Commander, Lt. Gen. ..." names the task force; "Commander" is the person's title."""
-    titles = load_words().person_titles
+    titles = data().words.person_titles
 
     def trim(span: Span) -> Span | None:
         end = span.end
@@ -381,8 +392,9 @@ def add_lemma_ruler(nlp: Language, after: str) -> None:
 
 @Language.factory("kg_lemmas", default_config={})
 def make_lemmas(nlp: Language, name: str) -> "Lemmas":
-    return Lemmas({(form, tag): lemma for pos, forms in load_lemmas().items() for form, lemma in forms.items()
-                   for tag in LEMMA_TAGS[pos]}, load_fixed_tags())
+    resources = data()
+    return Lemmas({(form, tag): lemma for pos, forms in resources.lemmas.items() for form, lemma in forms.items()
+                   for tag in LEMMA_TAGS[pos]}, resources.fixed_tags)
 
 
 # the part of speech and morphology spaCy's English tag map gives the tags a form is fixed to

@@ -17,8 +17,8 @@ from .namekeys import match_key
 from ..ontology import is_a
 from ..records import Mention
 from .docindex import children, gazetteer_ids, sentence_numbers, sentence_of, tokens
-from .gazetteer import Gazetteer, load_gazetteer
-from .words import Words, load_words
+from .gazetteer import Gazetteer
+from .words import Words
 
 PRONOUN_WINDOW = 3
 DESCRIPTION_WINDOW = 8
@@ -30,15 +30,12 @@ def identity(mention: Mention) -> str:
     return mention.key or mention.gazetteer_id or match_key(mention.text)
 
 
-def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None,
-                       words: Words | None = None) -> list[Mention]:
+def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer, words: Words) -> list[Mention]:
     """Return ``mentions`` plus one mention per pronoun or description with an antecedent.
 
     The added mentions carry the antecedent's ``key``/``gazetteer_id`` and its type, and
     ``kind`` "pronoun" or "description".
     """
-    gazetteer = gazetteer or load_gazetteer()
-    words = words or load_words()
     loaded_words = gazetteer.descriptor_words
     covered = {i for m in mentions for i in range(m.start, m.end)}
     sent_index = sentence_numbers(doc)

@@ -34,10 +34,10 @@ from ..records import Document, Event, EventTime, Role
 from . import timex
 from .docindex import children, paragraph_of, sentence_of, span_text
 from .eventrules import EventRules, load_rules
+from .parse import forms, lemma, light_verb, pos, prep_objects, subjects
+from .polarity import polarity, reporter
 from .relations import DOUBT, Reading
-from .relations.parse import forms, lemma, light_verb, pos, prep_objects, subjects
-from .relations.polarity import polarity, reporter
-from .words import load_words
+from .words import Words
 
 
 @dataclass
@@ -81,7 +81,7 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
     one_sided: dict[int, str] = {}
     for token, rule in reading.fired:
         kind = types.get(rule.relation)
-        if kind is None or (rule.relation in rules.acts and not _is_act(token, rules.acts[rule.relation])):
+        if kind is None or (rule.relation in rules.acts and not _is_act(token, rules.acts[rule.relation], ctx.words)):
             continue
         found = kept.get((token.i, rule.id), [])
         if found:
@@ -89,7 +89,8 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
         elif token.i in asserted_at or one_sided.setdefault(token.i, kind.name) != kind.name:
             continue  # the token's event is typed by the rule that found both sides, or its first rule
         else:
-            if polarity(token, rule.light_verbs) not in (("asserted", "attempted") if rule.attempts else ("asserted",)):
+            stated = ("asserted", "attempted") if rule.attempts else ("asserted",)
+            if polarity(token, ctx.words, rule.light_verbs) not in stated:
                 continue
             subjects_, objects = reading.arguments(token, rule)
         frame = frames.setdefault((token.i, kind.name), _Frame(kind.name, token, rule))
@@ -116,11 +117,11 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
     return [_event(frame, document, times[id(frame)], ctx) for frame in kept_frames]
 
 
-def _is_act(token, acts) -> bool:
+def _is_act(token, acts, words: Words) -> bool:
     """"agreed to support", "formed an alliance": done, not a state ("an ally of", "Iran-backed")."""
     if pos(token) == "VERB":
         return token.dep_ == "xcomp" and lemma(token.head) in acts.verbs
-    return pos(token) == "NOUN" and light_verb(token, acts.light_verbs) is not None
+    return pos(token) == "NOUN" and light_verb(token, acts.light_verbs, words) is not None
 
 
 def _doer(frame: _Frame, types, rules: EventRules, ctx) -> None:
@@ -131,53 +132,55 @@ def _doer(frame: _Frame, types, rules: EventRules, ctx) -> None:
     kind = next(t for t in types.values() if t.name == frame.type)
     token = frame.trigger
     if rules.doer not in (kind.subject_role, kind.object_role):
-        heads = subjects(token) if pos(token) == "VERB" else prep_objects(token, "by") if pos(token) == "NOUN" else []
+        heads = subjects(token, ctx.words) if pos(token) == "VERB" else \
+            prep_objects(token, "by") if pos(token) == "NOUN" else []
         frame.add(rules.doer, _agents(heads, ctx))
     if not frame.roles.get(rules.doer):
-        frame.add(rules.doer, _agents(_culprits(token, rules.culprits), ctx))
+        frame.add(rules.doer, _agents(_culprits(token, rules.culprits, ctx.words), ctx))
 
 
 def _agents(tokens, ctx) -> list[str]:
     return [k for t in tokens for k in ctx.entities_of(t) if ontology.is_a(ctx.type_of(k), "Agent")]
 
 
-def _culprits(trigger, words) -> list:
+def _culprits(trigger, culprits, words: Words) -> list:
     """Whom the sentence holds to account for the event or who claims it, outside the trigger's
     own clause (events.toml [culprits]): "blamed X for the bombing", "X was charged with
     masterminding the attacks", "X claimed responsibility for the attack", "X claimed the
     bombing", "a man accused of planning the attack"."""
-    for clause in (c for c in children(trigger) if c.dep_ in ("relcl", "acl") and forms(c) & (words.deeds | words.claim)):
-        found = [s for s in subjects(clause) if s.lower_ not in load_words().relative_pronouns]
+    for clause in (c for c in children(trigger)
+                   if c.dep_ in ("relcl", "acl") and forms(c, words) & (culprits.deeds | culprits.claim)):
+        found = [s for s in subjects(clause, words) if s.lower_ not in words.relative_pronouns]
         if found:
             return found  # "the bombing, which was carried out by X"; "the attack X claimed"
     if trigger.dep_ in ("nsubj", "nsubjpass"):  # "the attack is believed to have been carried out by X"
-        for clause in (c for c in children(trigger.head) if c.dep_ == "xcomp" and forms(c) & words.deeds):
-            found = subjects(clause)
+        for clause in (c for c in children(trigger.head) if c.dep_ == "xcomp" and forms(c, words) & culprits.deeds):
+            found = subjects(clause, words)
             if found:
                 return found
     t = trigger
     while t.head.i != t.i:
         if t.dep_ == "pobj" or (t.dep_ == "dobj" and pos(t.head) == "VERB"):
             head = t.head.head if t.dep_ == "pobj" else t.head
-        elif t.dep_ == "prep" or (t.dep_ in ("pcomp", "xcomp") and forms(t) & words.deeds):
+        elif t.dep_ == "prep" or (t.dep_ in ("pcomp", "xcomp") and forms(t, words) & culprits.deeds):
             t = t.head
             continue
         else:
             return []
-        if lemma(head) in words.claim_nouns and head.dep_ == "dobj" and lemma(head.head) in words.claim:
-            return subjects(head.head)
+        if lemma(head) in culprits.claim_nouns and head.dep_ == "dobj" and lemma(head.head) in culprits.claim:
+            return subjects(head.head, words)
         if pos(head) != "VERB" and head.pos_ != "AUX":
             return []
-        if lemma(head) in words.claim and t.dep_ == "dobj" and t.i == trigger.i:
-            return subjects(head)
-        if lemma(head) in words.blame and (t.dep_ == "pobj" or forms(t) & words.deeds):
+        if lemma(head) in culprits.claim and t.dep_ == "dobj" and t.i == trigger.i:
+            return subjects(head, words)
+        if lemma(head) in culprits.blame and (t.dep_ == "pobj" or forms(t, words) & culprits.deeds):
             passive = [c for c in children(head) if c.dep_ == "nsubjpass"]
             if passive:
                 return passive
             if head.dep_ == "acl" and head.tag_ == "VBN":
                 return [head.head]  # "a man accused of the attack"
             return [c for c in children(head) if c.dep_ == "dobj"]
-        if not forms(head) & words.deeds:
+        if not forms(head, words) & culprits.deeds:
             return []
         t = head
     return []
@@ -359,10 +362,10 @@ def _pronoun_references(frames: dict[tuple[int, str], _Frame], rules: EventRules
     before it; a statement of that event in its own sentence, with its doer."""
     if not frames:
         return
-    words = rules.culprits
+    culprits = rules.culprits
     ordered = sorted(frames.values(), key=lambda f: f.trigger.i)
     for verb in ctx.doc:
-        if pos(verb) != "VERB" or not forms(verb) & (words.deeds | words.claim):
+        if pos(verb) != "VERB" or not forms(verb, ctx.words) & (culprits.deeds | culprits.claim):
             continue
         done_to = [c for c in children(verb) if c.dep_ in ("nsubjpass", "dobj")]
         if not done_to and verb.dep_ == "xcomp":  # "it is believed to have been carried out by X"
@@ -372,8 +375,8 @@ def _pronoun_references(frames: dict[tuple[int, str], _Frame], rules: EventRules
         if verb.dep_ == "relcl" and any(f.trigger.i == verb.head.i for f in frames.values()):
             continue  # "the bombing, which X carried out": the bombing's (see _culprits)
         before = [f for f in ordered if f.trigger.i < verb.i]
-        doers = _agents(subjects(verb), ctx)
-        if not before or not doers or polarity(verb) != "asserted":
+        doers = _agents(subjects(verb, ctx.words), ctx)
+        if not before or not doers or polarity(verb, ctx.words) != "asserted":
             continue
         told = before[-1]
         told.add(rules.doer, doers)
@@ -398,7 +401,8 @@ def _enough(frame: _Frame, rules: EventRules, ctx) -> bool:
 def _event(frame: _Frame, document: Document, time: EventTime | None, ctx) -> Event:
     token, rule = frame.trigger, frame.rule
     if rule.only_with_light_verb and pos(token) == "NOUN":  # "exploded a car bomb": told by "exploded"
-        token = light_verb(token, rule.light_verbs) or (token.head if token.dep_ in ("nsubj", "nsubjpass") else token)
+        token = light_verb(token, rule.light_verbs, ctx.words) or (
+            token.head if token.dep_ in ("nsubj", "nsubjpass") else token)
     sentence = sentence_of(token)
     reported_by, doubtful = reporter(ctx, token)
     roles = [Role(role, key) for role, keys in frame.roles.items() for key in keys]

@@ -12,13 +12,13 @@ from ..ontology import is_a
 from ..records import Mention
 from .docindex import children, mention, span_text, tokens
 from .gazetteer import Gazetteer
-from .geonames import load_places
+from .geonames import Places
 from .namehood import is_name, not_a_name
 from .types import org_type
-from .words import Words, load_words
+from .words import Words
 
 
-def placed_by_preposition(doc, taken, sentence_of, words) -> list[Mention]:
+def placed_by_preposition(doc, taken, sentence_of, words: Words, places: Places) -> list[Mention]:
     """"Near Al Huwayjah, one strike ...", "fighting outside Tawila", "10 km north of Kutum": a
     capitalized name NER missed after a word that only places take ("near", "outside", "around", a
     compass point with "of"), or where a place goes ("retook X", "fled to X") when it is the own
@@ -36,11 +36,11 @@ def placed_by_preposition(doc, taken, sentence_of, words) -> list[Mention]:
                 doc[end].text[:1].isupper() or doc[end].lower_ in words.name_particles):
             end += 1
         text = span_text(doc[token.i:end])
-        if not placed and locative(doc[end - 1]) and load_places().own.get(match_key(text)):
+        if not placed and locative(doc[end - 1], words) and places.own.get(match_key(text)):
             placed = True  # "the army retook Bayji", "fled to Kutum": where a place goes, a town's own name
         if not placed or not_a_name(text, words) or end - token.i > 4 or doc[end - 1].ent_type_ in ("DATE", "TIME"):
             continue
-        found.append(mention(doc, token.i, end, place_type(text), sentence_of))
+        found.append(mention(doc, token.i, end, place_type(text, places), sentence_of))
         taken.update(range(token.i, end))
     return found
 
@@ -66,7 +66,7 @@ def organization_names(doc, taken, sentence_of, words) -> list[Mention]:
         if last is not None and 1 <= last - start <= 6:
             text = span_text(doc[start:last + 1])
             if not not_a_name(text, words):
-                found.append(mention(doc, start, last + 1, org_type(text), sentence_of))
+                found.append(mention(doc, start, last + 1, org_type(text, words), sentence_of))
                 taken.update(range(start, last + 1))
         i = end
     return found
@@ -121,9 +121,8 @@ def typed_by_list(doc, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
-def place_type(text: str) -> str:
+def place_type(text: str, places: Places) -> str:
     """A place's class from its name alone: a country or town GeoNames knows, else kg:Location."""
-    places = load_places()
     return "Country" if places.country(text) else "Settlement" if places.town(text) else "Location"
 
 
@@ -137,7 +136,7 @@ def national_institutions(doc, taken, sentence_of, gazetteer: Gazetteer, words: 
             continue
         demonym = next((c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i - 1
                         and gazetteer.country_of_demonym(c.text)), None)
-        key = gazetteer.institution(gazetteer.country_of_demonym(demonym.text), token.lemma_.lower(),
+        key = gazetteer.institution(gazetteer.country_of_demonym(demonym.text), words, token.lemma_.lower(),
                                     token.lower_) if demonym is not None else None
         if key is None:
             continue
@@ -150,9 +149,8 @@ def national_institutions(doc, taken, sentence_of, gazetteer: Gazetteer, words: 
     return found
 
 
-def locative(token) -> bool:
+def locative(token, words: Words) -> bool:
     """The token sits where a place goes: the object of "in", "near", "entered", "seized"..."""
-    words = load_words()
     if token.dep_ == "pobj" and token.head.lower_ in words.locative_prepositions:
         return True
     return token.dep_ in ("dobj", "nsubjpass") and token.head.lemma_.lower() in words.place_verbs

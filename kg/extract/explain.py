@@ -15,11 +15,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import ontology
 from ..errors import InputError, UsageError
 from ..records import Document, Extraction, Mention
 from .relations.trace import REASONS, Arguments, Decision, Trace
+
+if TYPE_CHECKING:
+    from .resources import Resources
+    from .words import Words
 
 # A pair's reason, the first of these its verdicts give: what stopped a candidate the rules found,
 # then why the rules found none, then what the model said of the pair.
@@ -179,7 +184,7 @@ def explain_document(document: Document, sentence: int | None = None, extractor=
     spans = [s for s in sentences(doc) if s.text.strip()]
     if sentence is not None and not 1 <= sentence <= len(spans):
         raise UsageError(f"--sentence {sentence}: the text has {len(spans)} sentence{'s' if len(spans) != 1 else ''}")
-    reader = _Reader(doc, trace, extraction, extractor.gazetteer)
+    reader = _Reader(doc, trace, extraction, extractor.resources)
     chosen = range(len(spans)) if sentence is None else [sentence - 1]
     return Explanation(name=document.name, model=extractor.model is not None, sentence_count=len(spans),
                        sentences=tuple(reader.sentence(n + 1, spans[n]) for n in chosen))
@@ -188,8 +193,9 @@ def explain_document(document: Document, sentence: int | None = None, extractor=
 class _Reader:
     """One document's parse, trace and extraction, read a sentence at a time."""
 
-    def __init__(self, doc, trace: Trace, extraction: Extraction, gazetteer) -> None:
-        self.doc, self.trace, self.extraction, self.gazetteer = doc, trace, extraction, gazetteer
+    def __init__(self, doc, trace: Trace, extraction: Extraction, resources: Resources) -> None:
+        self.doc, self.trace, self.extraction = doc, trace, extraction
+        self.gazetteer, self.words = resources.gazetteer, resources.words
         self.labels = {e.key: e.label for e in extraction.entities}
         self.types: dict[str, str] = {}
         for m in trace.mentions:
@@ -221,7 +227,7 @@ class _Reader:
 
     def _entity(self, m: Mention) -> EntitySpan:
         return EntitySpan(text=m.text, start=m.start_char, end=m.end_char, key=m.key, label=self.label(m.key),
-                          type=m.type, kind=m.kind, source=type_source(m, self.gazetteer, self.doc))
+                          type=m.type, kind=m.kind, source=type_source(m, self.gazetteer, self.words, self.doc))
 
     def _triggers(self, inside: range) -> tuple[TriggerWord, ...]:
         events = ontology.event_types()
@@ -316,7 +322,7 @@ def _words(d: Decision) -> str:
     return f"{words}: {d.detail}" if d.detail else words
 
 
-def type_source(m: Mention, gazetteer, doc) -> str:
+def type_source(m: Mention, gazetteer, words: Words, doc) -> str:
     """Where a mention's type came from, as the mention records it: how it was found (its kind),
     the gazetteer entry or dictionary row it matched, GeoNames, or the spaCy entity it lies in (an
     entity pattern's, or the NER's, retyped by its context where the type is not the label's)."""
@@ -343,7 +349,7 @@ def type_source(m: Mention, gazetteer, doc) -> str:
     named = f"spaCy NER ({ent.label_})"
     if NER_TYPES.get(ent.label_) == m.type:
         return named
-    return f"{named}, typed by its head word" if ner_type(ent.label_, m.text) == m.type else \
+    return f"{named}, typed by its head word" if ner_type(ent.label_, m.text, words) == m.type else \
         f"{named}, retyped by its context"
 
 

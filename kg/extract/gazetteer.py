@@ -58,10 +58,10 @@ class Gazetteer:
         key = f"{country}-government"
         return key if country and key in self.entries else None
 
-    def institution(self, country: str | None, *nouns: str) -> str | None:
+    def institution(self, country: str | None, words: Words, *nouns: str) -> str | None:
         """The entry derived for ``country``'s government, armed forces or police that the first
-        of ``nouns`` naming one names ("government", "troops", "armed forces", "police")."""
-        words = load_words()
+        of ``nouns`` naming one names ("government", "troops", "armed forces", "police"), by the
+        word lists ``words``."""
         for noun in nouns:
             kind = "government" if noun in words.government_words else \
                 "armed-forces" if noun in words.armed_forces_words else "police" if noun == "police" else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .namekeys import iri_key, match_key
 from ..ontology import superclasses
@@ -32,19 +33,22 @@ from .evidence import (
     placed_by_preposition,
     typed_by_list,
 )
-from .gazetteer import Gazetteer, load_gazetteer
-from .geonames import load_places, place_of_entry
+from .gazetteer import Gazetteer
+from .geonames import Places, place_of_entry
 from .namehood import is_name, not_a_name, title_office
 from .types import NER_TYPES, ner_type
-from .words import Words, load_words
+from .words import Words
+
+if TYPE_CHECKING:
+    from .resources import Resources
 
 _CITATION = re.compile(CITATION_MARK)
 
 
-def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None = None) -> list[Mention]:
-    """All name and people-group mentions of ``doc``, in text order, keys left for resolve."""
-    gazetteer = gazetteer or load_gazetteer()
-    words = words or load_words()
+def find_mentions(doc, resources: Resources) -> list[Mention]:
+    """All name and people-group mentions of ``doc``, in text order, keys left for resolve: by the
+    gazetteer, the word lists and the GeoNames places of ``resources``."""
+    gazetteer, words, places = resources.gazetteer, resources.words, resources.places
     sentence_of = sentence_numbers(doc)
     mentions: list[Mention] = []
     taken: set[int] = set()
@@ -55,7 +59,7 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
             and doc[i - 1].lower_ in words.name_particles else i  # "Ar Raqqah": the article is the name's
         mentions.append(mention(doc, start, i + 1, entry.type, sentence_of, gazetteer_id=entry_id))
         taken.update(range(start, i + 1))
-    for ent in _ner_spans(doc):
+    for ent in _ner_spans(doc, words):
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
         start, end = _trim(ent, words)
@@ -103,20 +107,21 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
         if entry:
             mentions.append(mention(doc, start, end, entry.type, sentence_of, gazetteer_id=entry.id))
         else:
-            type_ = ent.ent_id_ if ent.ent_id_ in superclasses() else ner_type(ent.label_, text)
+            type_ = ent.ent_id_ if ent.ent_id_ in superclasses() else ner_type(ent.label_, text, words)
             if after_preposition and type_ in ("Person", "Organization"):
-                type_ = place_type(text)  # "Near Dayr Az Zayr" tagged as one person's name
+                type_ = place_type(text, places)  # "Near Dayr Az Zayr" tagged as one person's name
             if match_key(text) in gazetteer.demonyms:
                 continue  # "French" alone: a nationality, a modifier ("the French" is read as France below)
             if type_ == "Person" and _names_a_people(doc, start, end, words):
                 continue  # "Zaydi" of "Zaydi fighters": a faith or a people, read as a group below
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
-    places = _place_names(doc, taken, sentence_of, words)
-    mentions = [m for m in mentions if not any(p.start <= m.start and m.end <= p.end for p in places)] + places
+    place_names = _place_names(doc, taken, sentence_of, words)
+    mentions = [m for m in mentions
+                if not any(p.start <= m.start and m.end <= p.end for p in place_names)] + place_names
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
-    mentions.extend(placed_by_preposition(doc, taken, sentence_of, words))
+    mentions.extend(placed_by_preposition(doc, taken, sentence_of, words, places))
     mentions.extend(organization_names(doc, taken, sentence_of, words))
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
     mentions.extend(national_institutions(doc, taken, sentence_of, gazetteer, words))
@@ -126,10 +131,10 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
     mentions = _nicknamed_persons(doc, mentions, gazetteer, sentence_of)
     mentions = [_country_institution(doc, m, gazetteer, words, sentence_of) for m in mentions]
     mentions = [_government_named_by_person(m, gazetteer, words) for m in mentions]
-    mentions = acronym_definitions(doc, mentions, gazetteer, sentence_of)
+    mentions = acronym_definitions(doc, mentions, gazetteer, words, sentence_of)
     countries = _document_countries(mentions, gazetteer)
-    mentions = [_geonames(_retype_by_context(doc, m, gazetteer, words), countries, _speaks(doc[m.end - 1], words))
-                for m in mentions]
+    mentions = [_geonames(_retype_by_context(doc, m, gazetteer, words, places), places, countries,
+                          _speaks(doc[m.end - 1], words)) for m in mentions]
     mentions = foreign_acronyms(mentions, gazetteer)
     mentions.extend(_people_groups(doc, gazetteer, words, {i for m in mentions for i in range(m.start, m.end)},
                                    sentence_of))
@@ -139,14 +144,13 @@ def find_mentions(doc, gazetteer: Gazetteer | None = None, words: Words | None =
 NAME_SUFFIXES = {"jr", "jr.", "sr", "sr.", "inc", "inc.", "ltd", "ltd.", "llc", "co", "co.", "corp", "corp.", "d.c."}
 
 
-def _ner_spans(doc):
+def _ner_spans(doc, words: Words):
     """The NER spans, a list NER took as one name cut at its commas ("the towns of Kadugli,
     Dilling and Habila" gives "Kadugli, Dilling" as one span): every part a capitalized name,
     but not a name's suffix ("Martin Luther King, Jr.", "Washington, D.C."); a name's Arabic
     article NER gave to the span before joined to it ("Near Ar" | "Raqqah": "Ar Raqqah")."""
     from spacy.tokens import Span
 
-    words = load_words()
     ents = list(doc.ents)
     for n in range(len(ents) - 1, 0, -1):  # "Near Ar" | "Raqqah": a name's article NER gave the word before
         a, b = ents[n - 1], ents[n]
@@ -243,7 +247,7 @@ def _country_institution(doc, m: Mention, gazetteer: Gazetteer, words: Words, se
     noun = doc[end - 1]  # "Jordan Armed Forces": the country's name, then a two-word noun
     if doc[m.end - 1].head.i != noun.i or noun.pos_ not in ("NOUN", "PROPN"):
         return m
-    key = gazetteer.institution(entry.id, doc[m.end:end].text.lower(), noun.lemma_.lower())
+    key = gazetteer.institution(entry.id, words, doc[m.end:end].text.lower(), noun.lemma_.lower())
     if key is None:
         return m
     return mention(doc, m.start, end, gazetteer.entries[key].type, sentence_of, gazetteer_id=key)
@@ -344,7 +348,7 @@ def _document_countries(mentions: list[Mention], gazetteer: Gazetteer) -> set[st
     return isos
 
 
-def _geonames(m: Mention, countries: set[str] = frozenset(), speaker: bool = False) -> Mention:
+def _geonames(m: Mention, places: Places, countries: set[str] = frozenset(), speaker: bool = False) -> Mention:
     """A place the gazetteer does not know: a country GeoNames knows is a Country ("Belgium" is
     never a town); else keyed by the GeoNames town of that name if there is one: in a country the
     document names, if it names any ("Léré" in a story about Mali is not the Léré of Chad). A
@@ -352,7 +356,6 @@ def _geonames(m: Mention, countries: set[str] = frozenset(), speaker: bool = Fal
     the name speaks (``speaker``: the subject of a reporting verb)."""
     if m.gazetteer_id or m.kind != "name":
         return m
-    places = load_places()
     if m.type == "Person" and not speaker and any(places.town(m.text, iso) for iso in sorted(countries)):
         m = replace(m, type="Settlement")  # a town of a country the story is about, not a person
     country = places.country(m.text) if m.type in ("Settlement", "Region", "Organization", "Location") else None
@@ -373,7 +376,7 @@ def _speaks(token, words: Words) -> bool:
     return titled or token.dep_ == "nsubj" and token.head.lemma_.lower() in words.reporting_verbs
 
 
-def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> Mention:
+def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, places: Places) -> Mention:
     """A name NER took for a person or organization that the sentence shows is a place:
     "the town of Douentza", "the towns of Bin Jawad and Noufiliyah", "Gobanale, Somalia",
     "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib", "Hajin is a town"."""
@@ -398,7 +401,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words) -> M
     elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
             any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):
         place = "town"  # "Saraqib lies in Idlib Governorate", "X is located in"
-    elif m.type in ("Person", "Organization") and locative(t) and load_places().town(m.text) is not None:
+    elif m.type in ("Person", "Organization") and locative(t, words) and places.town(m.text) is not None:
         place = "town"  # "Rebels entered Bin Jawad": a known town where a place is expected
     elif m.type == "Person" and t.head.lemma_.lower() in words.place_only_verbs and t.i > t.head.i \
             and t.dep_ in ("dobj", "nsubj", "attr") and t.head.tag_ != "VBN":

@@ -34,6 +34,10 @@ _VOWEL_H = re.compile(r"([aeiou])h$")
 
 
 def _words():
+    """ontology/words.toml's lists, read here and not passed in: a match key is a constant of the
+    name (it is memoized by the text alone, and becomes entity IRIs, gazetteer keys and the keys
+    stored and evaluated), asked for in some sixty places from the loaders to the scorers, most
+    of which hold no stage's data; threading the lists through them all would buy nothing."""
     from .words import load_words
 
     return load_words()

@@ -50,7 +50,7 @@ def load(model: str | None = None):
     nlp = english_model(model)
     if "attribute_ruler" in nlp.pipe_names:
         attributes.index_attribute_ruler(nlp)
-    components.add_abbreviations(nlp)
+    components.add_abbreviations(nlp, components.data().words)
     components.add_citation_marks(nlp)
     components.add_name_finder(nlp)
     nlp.add_pipe("kg_paragraphs", before=components.NAMES)

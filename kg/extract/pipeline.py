@@ -21,27 +21,30 @@ def extract(doc, document: Document, extractor: Extractor | None = None) -> Extr
     from .relations import Extractor
 
     extractor = extractor or Extractor()
+    resources = extractor.resources
     named = read_mentions(doc, extractor)
-    entities = resolve.entities(named, extractor.gazetteer)
+    entities = resolve.entities(named, resources.gazetteer, resources.places)
     # descriptions and member phrases are surface forms only: the words inside keep their own entities
     reading = extractor.read(doc, [m for m in named if m.kind not in SURFACE_ONLY], document.id)
     assertions = reading.assertions
-    statements = eventstatements.events(reading, document)
+    statements = eventstatements.events(reading, document, resources.event_rules)
     known = {e.key for e in entities}
     implied = {k for a in assertions for k in (a.subject, a.object)}
     implied |= {r.entity for e in statements for r in e.roles if r.entity}
-    entities = entities + resolve.gazetteer_entities(implied - known, extractor.gazetteer)
+    entities = entities + resolve.gazetteer_entities(implied - known, resources.gazetteer, resources.places)
     return Extraction(document=document, entities=entities, assertions=tuple(assertions), events=tuple(statements))
 
 
 def read_mentions(doc, extractor: Extractor) -> list:
-    """The document's mentions with their entity keys, references resolved and aliases found."""
+    """The document's mentions with their entity keys, references resolved and aliases found, by
+    the data of the extractor's record (:class:`~kg.extract.resources.Resources`)."""
     from . import aliases, coref, mentions, resolve
 
-    found = mentions.find_mentions(doc, extractor.gazetteer, extractor.words)
-    keyed = resolve.assign_keys(doc, found, extractor.gazetteer)
-    with_refs = coref.resolve_references(doc, keyed, extractor.gazetteer, extractor.words)
-    return aliases.find_aliases(doc, with_refs, extractor.words)
+    resources = extractor.resources
+    found = mentions.find_mentions(doc, resources)
+    keyed = resolve.assign_keys(doc, found, resources.gazetteer)
+    with_refs = coref.resolve_references(doc, keyed, resources.gazetteer, resources.words)
+    return aliases.find_aliases(doc, with_refs, resources.words)
 
 
 def extract_all(documents: Iterable[Document], n_process: int = 1) -> Iterator[Extraction]:

@@ -174,14 +174,12 @@ def _warm_up() -> None:
 
     from .. import rdf  # noqa: F401  (what serializes the graphs: imported before the first batch)
     from . import nlp
-    from .geonames import load_places
     from .relations import Extractor
 
     global _start_error
     try:
         nlp.load()
-        load_places()
-        Extractor()
+        Extractor()  # the record of kg's data: words, gazetteer, places, lexicon, the relation model
     except Exception as exc:  # noqa: BLE001  raised from the first task: a pool restarts a worker whose start fails, forever
         _start_error = exc
         return

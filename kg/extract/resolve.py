@@ -16,13 +16,12 @@ from dataclasses import replace
 from .namekeys import iri_key, match_key
 from ..ontology import class_depth, is_a
 from ..records import SURFACE_ONLY, Entity, Mention
-from .gazetteer import Gazetteer, load_gazetteer
-from .geonames import load_places, place_of_entry
+from .gazetteer import Gazetteer
+from .geonames import Places, place_of_entry
 
 
-def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer | None = None) -> list[Mention]:
+def assign_keys(doc, mentions: list[Mention], gazetteer: Gazetteer) -> list[Mention]:
     """Give every name mention its entity key (gazetteer id, or the key of its normalized name)."""
-    gazetteer = gazetteer or load_gazetteer()
     keyed: list[Mention] = []
     for m in mentions:
         if m.key:
@@ -81,9 +80,8 @@ def _surnames(mentions: list[Mention]) -> list[Mention]:
     return out
 
 
-def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tuple[Entity, ...]:
+def entities(mentions: list[Mention], gazetteer: Gazetteer, places: Places) -> tuple[Entity, ...]:
     """One Entity per key among the name mentions, with every surface form and the merge rules."""
-    gazetteer = gazetteer or load_gazetteer()
     forms: dict[str, Counter] = defaultdict(Counter)
     types: dict[str, Counter] = defaultdict(Counter)
     rules: dict[str, dict[str, str]] = defaultdict(dict)
@@ -125,7 +123,7 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer | None = None) -> tup
                 continue
             default = "gazetteer-alias" if entry else "geonames-name" if key in geo_ids else "name-normalization"
             merge_rules.append((form, rules[key].get(form) or default))
-        place = _place(entry, geo_ids.get(key), gazetteer)
+        place = _place(entry, geo_ids.get(key), gazetteer, places)
         out.append(Entity(key=key, label=label, type=type_, gazetteer_id=entry.id if entry else None,
                           aliases=frozenset(counter), merge_rules=tuple(merge_rules),
                           institution_of=institution_of(entry, gazetteer), **place))
@@ -141,21 +139,21 @@ def institution_of(entry, gazetteer: Gazetteer) -> str | None:
     return entry.country if gazetteer.entries[entry.country].type == "Country" else None
 
 
-def _place(entry, geonames_id: int | None, gazetteer: Gazetteer) -> dict:
+def _place(entry, geonames_id: int | None, gazetteer: Gazetteer, places: Places) -> dict:
     """GeoNames id and coordinates of a place entity, if GeoNames has it."""
-    place = place_of_entry(entry, gazetteer) if entry else load_places().by_id.get(geonames_id) if geonames_id else None
+    place = place_of_entry(entry, gazetteer) if entry else places.by_id.get(geonames_id) if geonames_id else None
     if place is None:
         return {}
     return {"geonames_id": place.geonames_id, "lat": place.lat, "lon": place.lon}
 
 
-def gazetteer_entities(keys: set[str], gazetteer: Gazetteer | None = None) -> tuple[Entity, ...]:
+def gazetteer_entities(keys: set[str], gazetteer: Gazetteer, places: Places) -> tuple[Entity, ...]:
     """Entities a document implies without naming them ("Syrian President" implies Syria)."""
-    gazetteer = gazetteer or load_gazetteer()
     out = []
     for key in sorted(keys):
         entry = gazetteer.entries.get(key)
         if entry is not None:
             out.append(Entity(key=key, label=entry.label, type=entry.type, gazetteer_id=entry.id,
-                              institution_of=institution_of(entry, gazetteer), **_place(entry, None, gazetteer)))
+                              institution_of=institution_of(entry, gazetteer),
+                              **_place(entry, None, gazetteer, places)))
     return tuple(out)

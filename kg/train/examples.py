@@ -49,7 +49,7 @@ def examples(documents: list[Labelled], n_process: int = 1) -> Iterator[Example]
         for c in candidates(doc, ctx.mentions):
             sentence = doc[c.sentence].sent
             span = (sentence.start_char, sentence.end_char)
-            names, _ = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at)
+            names, _ = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at, ctx.words)
             rules = frozenset(x for x in fired.get(c.sentence, {}).get(c.keys, ()) if ":" not in x)
             label = _label(
                 labelled, c, span, rules, symmetric, fitting(c.subject.type, c.object.type)

@@ -7,7 +7,7 @@ calibrated probability as its confidence, any other the rule's own. The model ad
 pairs no rule related when its probability of a relation reaches that relation's ``add``
 threshold (chosen on the training data, :mod:`kg.train.fit`); such a fact's rule is ``model``
 and its trigger the word at the top of the pair's dependency path, whose polarity
-(:mod:`kg.extract.relations.polarity`) is checked as a rule trigger's is. With
+(:mod:`kg.extract.polarity`) is checked as a rule trigger's is. With
 ``KG_RELATION_MODEL=only`` the model's facts are the only ones.
 """
 
@@ -61,7 +61,7 @@ def judge(
     ] = {}  # (sentence, subject, relation, object) -> (p, top, features)
     symmetric = ontology.symmetric_relations()
     for c in pairs:
-        names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at)
+        names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at, ctx.words)
         allowed = fitting(c.subject.type, c.object.type)
         for relation, p in model.probabilities(names).items():
             if relation not in allowed:

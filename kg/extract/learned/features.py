@@ -15,8 +15,9 @@ from functools import cache
 
 from ..docindex import sentence_of
 from ..lexicon import Lexicon, dictionary_entries
-from ..relations.parse import lemma
-from ..relations.polarity import polarity
+from ..parse import lemma
+from ..polarity import polarity
+from ..words import Words
 from .candidates import KINDS, Candidate
 
 MAX_PATH = 6  # dependency steps of a path spelled out whole; longer ones only by their shape
@@ -105,12 +106,18 @@ def features(
     classes: Classes,
     rules: dict[tuple[str, str], list[str]],
     at: dict | None = None,
+    words: Words | None = None,
 ) -> tuple[list[str], int | None]:
     """The feature strings of one candidate, and the token at the top of its dependency path (None
     when the two hang on one word); ``rules`` maps a pair of keys to the rule facts ("relation"
     and "relation:rule-id") the rules found for it in this sentence; ``at`` maps a token to the
-    mention it is part of: a word of another name reads as that name's type ("<Country>")."""
+    mention it is part of: a word of another name reads as that name's type ("<Country>"); ``words``
+    are the word lists of the document's context (None: kg's own, for a caller without one)."""
     at = at or {}
+    if words is None:
+        from ..resources import Resources
+
+        words = Resources.load(model=False).words
 
     def word(t) -> str:
         m = at.get(t.i)
@@ -161,13 +168,13 @@ def features(
                 for k in top.children
                 if k.dep_ in ("prt", "prep", "agent")
             ]
-            verdict = polarity(top)
+            verdict = polarity(top, words)
             if verdict != "asserted":
                 out.append(f"POL:{verdict}")
-    words = [word(t) for t in between if not t.is_punct]
+    said = [word(t) for t in between if not t.is_punct]
     if len(between) <= MAX_BETWEEN:
-        out += [f"BW:{w}" for w in words]
-        out.append(f"BS:{' '.join(words)}")
+        out += [f"BW:{w}" for w in said]
+        out.append(f"BS:{' '.join(said)}")
         for t in between:
             for c in classes.of(lemma(t)):
                 out.append(f"BC:{c}")

@@ -3,9 +3,10 @@
 The stages of one document's relations, each its own module: ``triggers`` finds lexicon
 triggers and fills their arguments from the ``slots``; ``arguments`` says which entities a
 token stands for; ``structure`` reads titles, nationalities and locations from modifiers and
-appositions; ``polarity`` keeps only what the text states as fact and says who reports it. A
-:class:`~kg.extract.relations.context.Context` carries one document's parse and mentions through
-them; the :class:`Extractor` itself holds only the rules.
+appositions; :mod:`kg.extract.polarity` keeps only what the text states as fact and says who
+reports it. A :class:`~kg.extract.relations.context.Context` carries one document's parse, mentions
+and word lists through them; the :class:`Extractor` itself holds only the rules and the record of
+data (:class:`~kg.extract.resources.Resources`) every stage of a document reads.
 """
 
 from __future__ import annotations
@@ -15,13 +16,11 @@ from dataclasses import dataclass
 from ... import ontology
 from ...records import Assertion, Mention
 from ..docindex import sentence_of, span_text
-from ..gazetteer import Gazetteer, load_gazetteer
-from ..lexicon import Lexicon, load_lexicon
-from ..words import Words, load_words
+from ..polarity import polarity, reporter
+from ..resources import Resources
 from . import structure
 from .structure import heads_a_part
 from .context import Context, Found
-from .polarity import polarity, reporter
 from .trace import TRACE, Decision
 from .triggers import Triggers, _first_filled, predicate
 
@@ -31,20 +30,21 @@ DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubt
 
 
 class Extractor:
-    """The relation rules, applied to one parsed document at a time."""
+    """The relation rules, applied to one parsed document at a time, and the record of data the
+    stages of a document read (:attr:`resources`: built here when none is given). ``model=False``
+    leaves the learned relation model out: the rules alone."""
 
-    def __init__(self, lexicon: Lexicon | None = None, gazetteer: Gazetteer | None = None,
-                 words: Words | None = None, model: bool = True) -> None:
-        self.lexicon = lexicon or load_lexicon()
-        self.gazetteer = gazetteer or load_gazetteer()
-        self.words = words or load_words()
-        self.triggers = Triggers(self.lexicon)
+    def __init__(self, resources: Resources | None = None, model: bool = True) -> None:
+        self.resources = resources or Resources.load(model=model)
+        self.lexicon, self.gazetteer = self.resources.lexicon, self.resources.gazetteer
+        self.words = self.resources.words
+        self.triggers = Triggers(self.lexicon, self.words)
         self.titles = {w: r for r in self.lexicon.rules_for("title") for w in r.lemmas}
         # the learned model beside the rules (kg.extract.learned, which reads the rules' modules)
         from ..learned import model as learned_model
         from ..learned.features import trigger_classes
 
-        self.model = learned_model.load() if model else None  # None: the rules alone
+        self.model = self.resources.model if model else None  # None: the rules alone
         self.only_model = self.model is not None and learned_model.mode() == "only"
         self.classes = trigger_classes(self.lexicon) if self.model is not None else None
 
@@ -122,7 +122,7 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
                 trace.decisions.append(_decided(f, "rejected", "part-leader"))
             continue  # "an ISIL gang leader" leads a gang of ISIL: a member (see structure.titles)
         if f.rule.kind in ("predicate", "model"):
-            verdict = polarity(trigger, f.rule.light_verbs)
+            verdict = polarity(trigger, ctx.words, f.rule.light_verbs)
             if verdict not in (("asserted", "attempted") if f.rule.attempts else ("asserted",)):
                 if trace is not None:
                     trace.decisions.append(_decided(f, "rejected", verdict))

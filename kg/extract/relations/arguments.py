@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from ..namekeys import match_key
 from ...ontology import is_a
 from ..docindex import children
-from .parse import forms, lemma, opening_adverb, pobjs, stance, subjects
-from .parse import undertakers as undertakers_of
+from ..parse import forms, lemma, opening_adverb, pobjs, stance, subjects
+from ..parse import undertakers as undertakers_of
 
 if TYPE_CHECKING:
     from .context import Context
@@ -63,10 +63,11 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         if governed:
             return [governed]
     place_head = lemma_ in words.place_heads
-    if not (place_head or forms(token, lemma_) & words.members):  # "fighters"; "air power": with its compound
+    if not (place_head or forms(token, words, lemma_) & words.members):  # "fighters"; "air power": with its compound
         return []
     if lemma_ in words.undertaking_nouns:  # "the offensive (launched by X)": who wages it
-        keys = _first(ctx, [u for u in undertakers_of(token) if u.i not in seen and u.i != token.i], seen | {token.i})
+        undertakers = [u for u in undertakers_of(token, words) if u.i not in seen and u.i != token.i]
+        keys = _first(ctx, undertakers, seen | {token.i})
         if keys:
             return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
@@ -132,7 +133,7 @@ def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
     if any(lemma(c) in words.opposition_words or c.lower_ in words.opposition_words for c in children(token)):
         return []
     if (lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words
-            or forms(token, lemma_) & words.military_assets):  # "Russian air power": the compound's form too
+            or forms(token, words, lemma_) & words.military_assets):  # "Russian air power": the compound's form too
         for c in children(token):
             forces = ctx.armed_forces(ctx.country_of(c)) if not stance(c) else None
             if forces:
@@ -174,7 +175,7 @@ def _through_head(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     "fighters of the group", "the Houthis, a group of Zaydi fighters led by X"."""
     head = token.head
     if token.dep_ == "attr" and lemma(head) in ctx.words.copular_verbs and head.i not in seen:
-        keys = _first(ctx, subjects(head), seen | {token.i})
+        keys = _first(ctx, subjects(head, ctx.words), seen | {token.i})
         if keys:
             return keys
     if token.dep_ == "pobj" and head.lower_ == "of" and lemma(head.head) in ctx.words.members \

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..docindex import children
-from ..words import load_words
-from .parse import (
+from ..parse import (
     agents,
     lemma,
     light_verb,
@@ -26,6 +25,8 @@ from .parse import (
 
 if TYPE_CHECKING:  # the lexicon names the slots it may use: it imports this module's names
     from ..lexicon import Rule
+    from ..words import Words
+    from .context import Context
 
 Slot = Callable[..., list]
 SLOTS: dict[str, Slot] = {}
@@ -38,28 +39,29 @@ def slot(name: str):
     return register
 
 
-def fill(trigger, name: str, rule: Rule) -> list:
-    """The tokens in slot ``name`` ("prep:with" is the slot "prep:" with the word "with")."""
+def fill(ctx: Context, trigger, name: str, rule: Rule) -> list:
+    """The tokens in slot ``name`` ("prep:with" is the slot "prep:" with the word "with"). Each
+    slot is called with the document's context (its word lists), the trigger and the rule."""
     head, sep, word = name.partition(":")
     if sep:
-        return SLOTS[f"{head}:"](trigger, rule, word)
-    return SLOTS[name](trigger, rule)
+        return SLOTS[f"{head}:"](ctx, trigger, rule, word)
+    return SLOTS[name](ctx, trigger, rule)
 
 
 @slot("nsubj")
-def _subject(t, rule) -> list:
-    return subjects(t)
+def _subject(ctx: Context, t, rule) -> list:
+    return subjects(t, ctx.words)
 
 
 @slot("dobj")
-def _object(t, rule) -> list:
+def _object(ctx: Context, t, rule) -> list:
     kids = children(t)
     found = [c for c in kids if c.dep_ == "dobj"]
     if not found and any(c.dep_ == "nsubj" and c.i < t.i for c in kids):
         # "forces recaptured Abu Grein from ...": the parser took the object for a second subject
         found = [c for c in kids if c.dep_ == "nsubj" and c.i > t.i]
     if t.dep_ == "relcl":
-        relative = load_words().relative_pronouns
+        relative = ctx.words.relative_pronouns
         if found and found[0].lower_ in relative:
             return [t.head]  # "Ramadi, which ISIL seized in 2015"
         if not found and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in relative for c in kids):
@@ -68,9 +70,9 @@ def _object(t, rule) -> list:
 
 
 @slot("nsubjpass")
-def _passive_subject(t, rule) -> list:
+def _passive_subject(ctx: Context, t, rule) -> list:
     found = [c for c in children(t) if c.dep_ == "nsubjpass"]
-    if found and found[0].lower_ in load_words().relative_pronouns and t.dep_ == "relcl":
+    if found and found[0].lower_ in ctx.words.relative_pronouns and t.dep_ == "relcl":
         return [t.head]
     if not found and t.dep_ == "acl" and t.tag_ in ("VBN", "VBD"):
         return [t.head]  # "soldiers captured by the group" (a participle the tagger may take for a past tense)
@@ -78,12 +80,12 @@ def _passive_subject(t, rule) -> list:
 
 
 @slot("agent")
-def _agent(t, rule) -> list:
+def _agent(ctx: Context, t, rule) -> list:
     return agents(t)
 
 
 @slot("prep:")
-def _preposition(t, rule, word: str) -> list:
+def _preposition(ctx: Context, t, rule, word: str) -> list:
     kids = children(t)
     found = prep_objects(t, word)
     if not found and pos(t) == "VERB":
@@ -114,7 +116,7 @@ def _preposition(t, rule, word: str) -> list:
         # "conducted strikes coordinated with Y using aircraft as well as rocket artillery against X":
         # the phrase hangs anywhere in the clause of the verb the event noun is the object of
         found = clause_prep_objects(t.head, word)
-    if not found and pos(t) == "NOUN" and t.dep_ == "attr" and lemma(t.head) in load_words().copular_verbs:
+    if not found and pos(t) == "NOUN" and t.dep_ == "attr" and lemma(t.head) in ctx.words.copular_verbs:
         # "Operation Olive Branch was an invasion by A ..., against B": the phrase hangs on "was"
         found = prep_objects(t.head, word)
     if not found and pos(t) == "NOUN" and t.dep_ in ("nsubj", "nsubjpass") and pos(t.head) == "VERB":
@@ -155,7 +157,7 @@ def clause_prep_objects(verb, word: str) -> list:
 
 
 @slot("appositive")
-def _appositive(t, rule) -> list:
+def _appositive(ctx: Context, t, rule) -> list:
     """What the trigger noun names in apposition: "its backers, Russia and Iran" (which the parser
     often takes for a coordination: a name right after the comma)."""
     doc = t.doc
@@ -164,29 +166,29 @@ def _appositive(t, rule) -> list:
 
 
 @slot("poss")
-def _possessor(t, rule) -> list:
+def _possessor(ctx: Context, t, rule) -> list:
     return [c for c in children(t) if c.dep_ == "poss"]
 
 
 @slot("compound")
-def _compound(t, rule) -> list:
+def _compound(ctx: Context, t, rule) -> list:
     return [c for c in children(t) if c.dep_ in ("compound", "amod", "nmod") and c.i < t.i]
 
 
 @slot("light_subject")
-def _light_subject(t, rule) -> list:
-    verb = light_verb(t, rule.light_verbs)
-    return subjects(verb) if verb is not None else []
+def _light_subject(ctx: Context, t, rule) -> list:
+    verb = light_verb(t, rule.light_verbs, ctx.words)
+    return subjects(verb, ctx.words) if verb is not None else []
 
 
 @slot("light_prep:")
-def _light_preposition(t, rule, word: str) -> list:
-    verb = light_verb(t, rule.light_verbs)
+def _light_preposition(ctx: Context, t, rule, word: str) -> list:
+    verb = light_verb(t, rule.light_verbs, ctx.words)
     return prep_objects(verb, word, gapping=True) if verb is not None else []
 
 
 @slot("modifier")
-def _modifier(t, rule) -> list:
+def _modifier(ctx: Context, t, rule) -> list:
     if t.dep_ not in ("amod", "compound"):
         return []
     found = [c for c in children(t) if c.dep_ in ("npadvmod", "compound", "nmod", "poss", "amod") and c.i < t.i]
@@ -197,12 +199,12 @@ def _modifier(t, rule) -> list:
 
 
 @slot("modified")
-def _modified(t, rule) -> list:
+def _modified(ctx: Context, t, rule) -> list:
     return [t.head] if t.dep_ in ("amod", "compound") and t.head.i > t.i else []
 
 
 @slot("adverbial_subject")
-def _adverbial_subject(t, rule) -> list:
+def _adverbial_subject(ctx: Context, t, rule) -> list:
     """Who does what an "in ... / as ..." phrase qualifies: "In coordination with X, US forces
     conducted ...", "strikes in support of X" (whoever conducted them), "... as part of X"."""
     if t.dep_ != "pobj" or t.head.lower_ not in ("in", "with", "as"):
@@ -212,11 +214,11 @@ def _adverbial_subject(t, rule) -> list:
         qualified = qualified.head  # "coordinated with and in support of X"
     if qualified.pos_ in ("VERB", "AUX"):
         if qualified.dep_ == "acl" and pos(qualified.head) == "NOUN":  # "strikes coordinated ... in support of X"
-            return event_agents(qualified.head)
-        return subjects(qualified)
+            return event_agents(qualified.head, ctx.words)
+        return subjects(qualified, ctx.words)
     if pos(qualified) != "NOUN":
         return []
-    found = event_agents(qualified) or _clause_subject(qualified)
+    found = event_agents(qualified, ctx.words) or _clause_subject(qualified, ctx.words)
     if not found and qualified.dep_ in ("nsubj", "nsubjpass"):
         found = [qualified]  # "The regime, with the support of Russia, besieged Aleppo": the subject itself
     return found
@@ -225,7 +227,7 @@ def _adverbial_subject(t, rule) -> list:
 NOUN_PHRASE_LINKS = frozenset({"conj", "dobj", "pobj", "prep", "appos", "relcl", "attr"})
 
 
-def _clause_subject(noun) -> list:
+def _clause_subject(noun, words: Words) -> list:
     """Who does the action of the clause a noun phrase sits in, through its conjuncts, objects,
     prepositions and relative clauses: "airstrikes delivered munitions against ISIL targets,
     which include three tactical units ... and five supply routes in support of SDF operations"
@@ -234,31 +236,31 @@ def _clause_subject(noun) -> list:
     while t.dep_ in NOUN_PHRASE_LINKS and t.head.i != t.i:
         t = t.head
         if t.pos_ in ("VERB", "AUX") and t.dep_ != "relcl":
-            return subjects(t)
+            return subjects(t, words)
     return []
 
 
 @slot("event_subject")
-def _event_subject(t, rule) -> list:
+def _event_subject(ctx: Context, t, rule) -> list:
     """Who does the event a participle describes: "(X conducted) strikes coordinated with Y"."""
-    return event_agents(t.head) if t.dep_ in ("acl", "relcl") and pos(t.head) == "NOUN" else []
+    return event_agents(t.head, ctx.words) if t.dep_ in ("acl", "relcl") and pos(t.head) == "NOUN" else []
 
 
-def event_agents(noun) -> list:
+def event_agents(noun, words: Words) -> list:
     """Whoever carries out an event noun: its possessor ("the coalition's strikes"), else the
     subject of the verb it is the object of ("X conducted strikes")."""
-    return undertakers(noun)
+    return undertakers(noun, words)
 
 
 @slot("undertaker")
-def _undertaker(t, rule) -> list:
+def _undertaker(ctx: Context, t, rule) -> list:
     """Who wages an event noun, however the text says it: "an offensive led by X", "X's
     campaign", "the campaign X launched", "in the campaign ..., X has begun"."""
-    return undertakers(t) if pos(t) == "NOUN" else []
+    return undertakers(t, ctx.words) if pos(t) == "NOUN" else []
 
 
 @slot("head")
-def _head(t, rule) -> list:
+def _head(ctx: Context, t, rule) -> list:
     """The word a trigger attaches to: the group "including A and B" or "within NATO" is said of.
     A phrase the parser hung on a verb is said of the noun right before it, when that noun is an
     argument of the same verb ("working with Turkey within NATO")."""
@@ -274,7 +276,7 @@ def _head(t, rule) -> list:
 
 
 @slot("apposed_to")
-def _apposed_to(t, rule) -> list:
+def _apposed_to(ctx: Context, t, rule) -> list:
     """The group described by an appositive the trigger opens: "our partners, especially the
     Turks": the partners (not "the predominantly non-Arab X": the adverb opens no appositive)."""
     head = t.head
@@ -283,13 +285,13 @@ def _apposed_to(t, rule) -> list:
 
 
 @slot("pobj")
-def _own_object(t, rule) -> list:
+def _own_object(ctx: Context, t, rule) -> list:
     """The trigger's own object, when it works as a preposition ("including A and B")."""
     return [c for c in children(t) if c.dep_ in ("pobj", "dobj")]
 
 
 @slot("governor")
-def _governor(t, rule) -> list:
+def _governor(ctx: Context, t, rule) -> list:
     """What a prepositional phrase is said of: the noun it attaches to, or the subject of the verb
     ("X, together with Y, fought": X)."""
     head = t.head
@@ -297,18 +299,18 @@ def _governor(t, rule) -> list:
         head = head.head
     if head.i == t.i:
         return []
-    return subjects(head) if head.pos_ in ("VERB", "AUX") else [head]
+    return subjects(head, ctx.words) if head.pos_ in ("VERB", "AUX") else [head]
 
 
 @slot("predicated")
-def _predicated(t, rule) -> list:
+def _predicated(ctx: Context, t, rule) -> list:
     """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of"."""
     if t.dep_ == "oprd":
         named = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "dobj")]
         if named:  # "X was named the new leader of Y", "the council named X the president of Y": X
             return named
-    if t.dep_ in ("attr", "oprd") or (t.dep_ == "xcomp" and lemma(t.head) in load_words().copular_verbs):
-        return subjects(t.head)
+    if t.dep_ in ("attr", "oprd") or (t.dep_ == "xcomp" and lemma(t.head) in ctx.words.copular_verbs):
+        return subjects(t.head, ctx.words)
     if t.dep_ == "appos":
         return [t.head]
     if t.dep_ == "conj" and t.head.dep_ == "appos":

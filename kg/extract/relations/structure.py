@@ -13,8 +13,8 @@ from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
 from ..mentions import place_nouns
+from ..parse import lemma, pobjs, prep_objects, stance, title_word
 from .context import Found
-from .parse import lemma, pobjs, prep_objects, stance, title_word
 
 if TYPE_CHECKING:
     from ...records import Mention
@@ -34,14 +34,14 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             continue
         found = _titles_of(ctx, m)
         for title in found:
-            word = title_word(title)
+            word = title_word(title, ctx.words)
             after = ctx.doc[title.i + 1] if title.i + 1 < len(ctx.doc) else None
-            if after in found and f"{word} {title_word(after)}" in ctx.titles:
+            if after in found and f"{word} {title_word(after, ctx.words)}" in ctx.titles:
                 continue  # "Secretary General": the two words are one title, read at the second
-            if title.i > 0 and f"{title_word(ctx.doc[title.i - 1])} {word}" in ctx.titles:
-                word = f"{title_word(ctx.doc[title.i - 1])} {word}"  # "Prime Minister", not a minister
+            if title.i > 0 and f"{title_word(ctx.doc[title.i - 1], ctx.words)} {word}" in ctx.titles:
+                word = f"{title_word(ctx.doc[title.i - 1], ctx.words)} {word}"  # "Prime Minister", not a minister
             first = title.i - word.count(" ")
-            if first > 0 and title_word(ctx.doc[first - 1]) in ctx.words.deputy_words:
+            if first > 0 and title_word(ctx.doc[first - 1], ctx.words) in ctx.words.deputy_words:
                 word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
             sub_unit = heads_a_part(ctx, title)
             if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
@@ -58,13 +58,13 @@ def _titles_of(ctx: Context, m: Mention) -> list:
     """The title words of a person's name: before it, in apposition, or the noun it is in apposition to."""
     doc = ctx.doc
     found = []
-    if m.start > 0 and title_word(doc[m.start - 1]) in ctx.titles:
+    if m.start > 0 and title_word(doc[m.start - 1], ctx.words) in ctx.titles:
         found.append(doc[m.start - 1])
     head = doc[m.end - 1]
     for c in children(head):
-        if c.dep_ in ("appos", "compound") and title_word(c) in ctx.titles and c not in found:
+        if c.dep_ in ("appos", "compound") and title_word(c, ctx.words) in ctx.titles and c not in found:
             found.append(c)
-    if head.dep_ == "appos" and title_word(head.head) in ctx.titles:
+    if head.dep_ == "appos" and title_word(head.head, ctx.words) in ctx.titles:
         found.append(head.head)
     return found
 

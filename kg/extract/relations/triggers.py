@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from ... import ontology
 from ..docindex import tokens
 from ..lexicon import POS, Lexicon, Rule
+from ..parse import forms, lemma, light_verb, pos
+from ..words import Words
 from .context import Found
-from .parse import forms, lemma, light_verb, pos
 from .slots import fill
 from .trace import TRACE, Arguments, Trace, TriggerSeen
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 class Triggers:
     """The predicate rules indexed by the forms that trigger them."""
 
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(self, lexicon: Lexicon, words: Words) -> None:
+        self.words = words  # the word lists that make a trigger's forms
         self.rules = lexicon.rules_for("predicate")
         self.order = {rule.id: n for n, rule in enumerate(self.rules)}
         self.by_form: dict[str, dict[str, list[Rule]]] = {p: {} for p in POS}
@@ -44,29 +46,30 @@ class Triggers:
             if (lemma_ not in by_form and token.lower_ not in by_form and lemma_ not in self.in_phrases[p]
                     and token.pos_ != "PROPN"):  # a name's first word may make it a trigger: "Operation X"
                 continue
-            matched = {self.order[r.id]: r for form in forms(token, lemma_) for r in by_form.get(form, ())
-                       if not r.only_with_light_verb or _with_light_verb(token, r.light_verbs)}
+            matched = {self.order[r.id]: r for form in forms(token, self.words, lemma_) for r in by_form.get(form, ())
+                       if not r.only_with_light_verb or _with_light_verb(token, r.light_verbs, self.words)}
             if trace is not None:
-                _note_triggers(trace, token, lemma_, by_form, matched)
+                _note_triggers(trace, token, lemma_, by_form, matched, self.words)
             for _, rule in sorted(matched.items()):
                 yield token, rule
 
 
-def _note_triggers(trace: Trace, token, lemma_: str, by_form: dict[str, list[Rule]], matched: dict) -> None:
+def _note_triggers(trace: Trace, token, lemma_: str, by_form: dict[str, list[Rule]], matched: dict,
+                   words: Words) -> None:
     """Record the rules that fired at ``token`` and those its form matched that did not."""
     fired = {r.id for r in matched.values()}
-    for rule in dict.fromkeys(r for form in forms(token, lemma_) for r in by_form.get(form, ())):
+    for rule in dict.fromkeys(r for form in forms(token, words, lemma_) for r in by_form.get(form, ())):
         why = "" if rule.id in fired else "fires only with one of its light verbs"
         trace.triggers.append(TriggerSeen(token.i, rule.id, rule.relation, rule.id in fired, why))
 
 
-def _with_light_verb(noun, light_verbs: frozenset[str]) -> bool:
+def _with_light_verb(noun, light_verbs: frozenset[str], words: Words) -> bool:
     """Whether ``noun`` is the object ("exploded a bomb") or the subject ("a bomb went off") of
     one of ``light_verbs``."""
-    if light_verb(noun, light_verbs) is not None:
+    if light_verb(noun, light_verbs, words) is not None:
         return True
     head = noun.head
-    return noun.dep_ in ("nsubj", "nsubjpass") and bool(forms(head) & light_verbs)
+    return noun.dep_ in ("nsubj", "nsubjpass") and bool(forms(head, words) & light_verbs)
 
 
 def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
@@ -90,7 +93,7 @@ def _entities(ctx: Context, trigger, slot: str, rule: Rule) -> list[str]:
     own = ctx.at.get(trigger.i)  # a named trigger ("Operation Olive Branch") is none of its own arguments
     itself = own.key if own is not None else None
     keys: list[str] = []
-    for token in fill(trigger, slot, rule):
+    for token in fill(ctx, trigger, slot, rule):
         keys.extend(k for k in ctx.entities_of(token) if k not in keys and k != itself)
     return keys
 

@@ -32,7 +32,7 @@ from ...extract.acronyms import acronym_fits
 from ...extract.gazetteer import Entry, Gazetteer, load_hand_gazetteer
 from ...extract.geonames import _latin, place_rows
 from ...extract.namekeys import fold, iri_key, match_key
-from ...extract.words import load_words
+from ...extract.words import Words, load_words
 from .dictionaries import RawActor, read_actors
 from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, initials, split_acronyms, tokens
 from .tables import ROLE_CLASSES, role_of
@@ -79,6 +79,7 @@ class World:
     agent_keys: frozenset[str]      # name keys of agent phrases and their plurals ("armed forces")
     place_words: frozenset[str]     # head nouns of place names (ontology/words.toml): county, province
     demonyms: frozenset[str]        # the hand gazetteer's demonyms, folded
+    words: Words                    # kg's word lists (ontology/words.toml): function words, titles
 
     def country_names(self, iso3: str | None, label: str) -> list[str]:
         """A country's own names: its PETRARCH label, its GeoNames name, the hand gazetteer's names."""
@@ -120,12 +121,12 @@ def load_world(common: frozenset[str], agent_keys: frozenset[str]) -> World:
     # a country's own name is also a city's in a few places (Djibouti, Kuwait, Panama): a country
     # name is never a place alias to drop
     keys -= {match_key(n) for n in countries.values()}
-    nominals = load_words()
+    nominals = load_words()  # the generator's one read of the word lists: World carries them
     place_words = (frozenset(nominals.place_heads) | frozenset(nominals.place_suffixes)
                    | {"islands", "island", "county", "provinces", "states"}) - {"state", "country", "territory"}
     gazetteer = load_hand_gazetteer()
     return World(countries, frozenset(keys - {""}), gazetteer, common, agent_keys, place_words,
-                 frozenset(gazetteer.demonyms))
+                 frozenset(gazetteer.demonyms), nominals)
 
 
 @dataclass
@@ -226,21 +227,22 @@ def _national_body(actor: "Actor", world: World) -> bool:
     "West Point"), which are other organizations, not its names."""
     if actor.type not in _ORG_CLASSES or actor.type == "ArmedGroup" or not actor.iso3 or not actor.code:
         return False
-    return len(actor.code) > 3 and bool(_content(_folded_words(actor.label)) & world.country_words(actor.iso3))
+    return len(actor.code) > 3 and bool(_content(_folded_words(actor.label), world) & world.country_words(actor.iso3))
 
 
-def _content(words: Iterable[str]) -> set[str]:
-    return set(words) - LOWER_WORDS - ARTICLES - load_words().function_words
+def _content(words: Iterable[str], world: World) -> set[str]:
+    return set(words) - LOWER_WORDS - ARTICLES - world.words.function_words
 
 
 def _another_body(alias: str, actor: "Actor", world: World) -> bool:
     """Whether an alias of a national body names some other body: it shares no content word with
     the label or the country's names, and is no acronym of the label ("Centcom" under "United
     States Military"; but "IDF" of "Israel Defense Forces", "Expediency Council")."""
-    if _content(_folded_words(alias)) & (set(_folded_words(actor.label)) | world.country_words(actor.iso3)):
+    if _content(_folded_words(alias), world) & (set(_folded_words(actor.label)) | world.country_words(actor.iso3)):
         return False
     words = actor.label.split()
-    return not (alias.isupper() and any(acronym_fits(alias, words[i:]) for i in range(len(words))))
+    function_words = world.words.function_words
+    return not (alias.isupper() and any(acronym_fits(alias, words[i:], function_words) for i in range(len(words))))
 
 
 def _lower_words(phrase: list[str]) -> list[str]:
@@ -431,7 +433,7 @@ def _actor(raw: RawActor, world: World, acronyms: frozenset[str], given_names: f
     if _too_short(label) or _is_common(label, world) or not _latin(label):
         stats["dropped record: name too short or a common word"] += 1
         return None
-    if kind != "Person" and label.lower().split()[-1] in load_words().speaker_titles:
+    if kind != "Person" and label.lower().split()[-1] in world.words.speaker_titles:
         # "UN Envoy", "American Vice President": an office, which kg reads as a title ("UN envoy
         # Staffan de Mistura" is a member of the UN), not an actor of its own
         stats["dropped record: an office (read as a title)"] += 1

@@ -1,10 +1,19 @@
 """Reading the dependency parse: prepositional objects, logical subjects, light verbs, the forms
-a trigger can take. Shared by the slots, the argument resolution and the structural rules."""
+a trigger can take. Shared by the relation rules (:mod:`kg.extract.relations`), the polarity
+checks, the event statements and the relation model's features.
+
+The helpers that read a word list take the :class:`~kg.extract.words.Words` as an argument: the
+callers have it from the record the stages share (a relation :class:`~kg.extract.relations.context.Context`
+carries it)."""
 
 from __future__ import annotations
 
-from ..docindex import children, tokens
-from ..words import load_words
+from typing import TYPE_CHECKING
+
+from .docindex import children, tokens
+
+if TYPE_CHECKING:
+    from .words import Words
 
 
 def pos(token) -> str:
@@ -19,7 +28,7 @@ def lemma(token) -> str:
     return token.lemma_.lower()
 
 
-def forms(token, lemma_: str | None = None) -> set[str]:
+def forms(token, words: Words, lemma_: str | None = None) -> set[str]:
     """The lexicon forms a trigger token can match: its lemma, its own word, and two-word forms
     with a particle ("drive out"), a compound before it ("car bomb") or, for a preposition, the
     word it follows ("together with", "along with", "as part of")."""
@@ -36,7 +45,7 @@ def forms(token, lemma_: str | None = None) -> set[str]:
             out.add(f"{c.lower_} {lemma_}")
     if token.pos_ == "PROPN":  # "Operation Olive Branch", "Operation Inherent Resolve": a named operation
         first = min((c for c in children(token) if c.dep_ == "compound"), key=lambda c: c.i, default=None)
-        if first is not None and first.i < token.i and first.lower_ in load_words().undertaking_nouns:
+        if first is not None and first.i < token.i and first.lower_ in words.undertaking_nouns:
             out.add(first.lower_)
     return out
 
@@ -82,10 +91,9 @@ def agents(verb) -> list:
     return found
 
 
-def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
+def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list:
     """The logical subject of ``verb``'s clause (the by-phrase of a passive), looking through
     control, coordination and relative clauses."""
-    words = load_words()
     relative = words.relative_pronouns
     seen = set(_visited)
     t = verb
@@ -117,12 +125,12 @@ def subjects(verb, _visited: frozenset[int] = frozenset()) -> list:
             return [t.head]
         if t.dep_ == "acl" and lemma(t.head) in words.undertaking_nouns:
             # "the campaign to defeat ISIL": whoever wages the campaign
-            return undertakers(t.head, frozenset(seen))
+            return undertakers(t.head, words, frozenset(seen))
         break
     return []
 
 
-def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
+def undertakers(noun, words: Words, _visited: frozenset[int] = frozenset()) -> list:
     """Who wages an undertaking ("the SDF's campaign", "X launched an offensive", "in the campaign
     to defeat ISIL, the SDF have begun ..."): its possessor, the subject of the verb it is the
     object of, or the subject of the clause it sets the scene for."""
@@ -136,29 +144,29 @@ def undertakers(noun, _visited: frozenset[int] = frozenset()) -> list:
     if owners:
         return owners
     head = noun.head
-    if noun.dep_ == "nsubj" and lemma(head) in load_words().copular_verbs:
+    if noun.dep_ == "nsubj" and lemma(head) in words.copular_verbs:
         # "the offensive was a military offensive launched by X": what is said of it
         for attr in (c for c in children(head) if c.dep_ == "attr" and c.i != noun.i):
-            found = undertakers(attr, _visited)
+            found = undertakers(attr, words, _visited)
             if found:
                 return found
     if noun.dep_ == "attr" and head.pos_ in ("VERB", "AUX") or (
-            noun.dep_ in ("dobj", "nsubjpass") and forms(head) & load_words().undertaking_verbs):
-        return subjects(head, _visited)
+            noun.dep_ in ("dobj", "nsubjpass") and forms(head, words) & words.undertaking_verbs):
+        return subjects(head, words, _visited)
     if noun.dep_ == "pobj" and head.dep_ == "prep":
         verb = head.head
-        if pos(verb) == "NOUN" and lemma(verb) in load_words().undertaking_nouns:
-            return undertakers(verb, _visited)  # "X leads efforts in the campaign to defeat Y"
+        if pos(verb) == "NOUN" and lemma(verb) in words.undertaking_nouns:
+            return undertakers(verb, words, _visited)  # "X leads efforts in the campaign to defeat Y"
         while verb.pos_ in ("ADV", "ADP") and verb.head.i != verb.i:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
-            if lemma(verb) in load_words().participation_verbs:  # "X was involved in the use of ... against Y"
-                return [c for c in children(verb) if c.dep_ == "nsubjpass"] or subjects(verb, _visited)
-            return subjects(verb, _visited)
+            if lemma(verb) in words.participation_verbs:  # "X was involved in the use of ... against Y"
+                return [c for c in children(verb) if c.dep_ == "nsubjpass"] or subjects(verb, words, _visited)
+            return subjects(verb, words, _visited)
     return []
 
 
-def light_verb(noun, light_verbs: frozenset[str]):
+def light_verb(noun, light_verbs: frozenset[str], words: Words):
     """The verb a trigger noun is the object of ("launched an offensive", "agreed to a truce"),
     if it is one of ``light_verbs`` (any verb when the rule names none)."""
     head = noun.head
@@ -168,19 +176,19 @@ def light_verb(noun, light_verbs: frozenset[str]):
     elif noun.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ in ("VERB", "AUX"):
         verb, via = head.head, head.lower_
     elif noun.dep_ == "conj":
-        return light_verb(noun.head, light_verbs)
-    elif noun.dep_ == "pobj" and head.lower_ == "of" and lemma(head.head) in load_words().quantity_nouns:
-        return light_verb(head.head, light_verbs)  # "launched a wave of attacks"
+        return light_verb(noun.head, light_verbs, words)
+    elif noun.dep_ == "pobj" and head.lower_ == "of" and lemma(head.head) in words.quantity_nouns:
+        return light_verb(head.head, light_verbs, words)  # "launched a wave of attacks"
     else:
         return None
-    if light_verbs and not (forms(verb) & light_verbs) and f"{lemma(verb)} {via}" not in light_verbs:
+    if light_verbs and not (forms(verb, words) & light_verbs) and f"{lemma(verb)} {via}" not in light_verbs:
         return None  # a light verb with its preposition ("come under" fire) takes the noun only through it
     return verb
 
 
-def title_word(token) -> str:
+def title_word(token, words: Words) -> str:
     """How a title token is looked up: abbreviated ranks as written ("Gen."), other words by lemma."""
-    return token.lower_ if token.lower_ in load_words().title_abbreviations else lemma(token)
+    return token.lower_ if token.lower_ in words.title_abbreviations else lemma(token)
 
 
 STANCES = {"pro", "anti", "counter", "non"}

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..docindex import children, sentence_numbers, sentence_of, sentence_roots, span_text
-from ..words import load_words
+from .docindex import children, sentence_numbers, sentence_of, sentence_roots, span_text
 from .parse import forms, lemma, pobjs, subjects
 
 if TYPE_CHECKING:
-    from .context import Context
+    from .relations.context import Context
+    from .words import Words
 
 # the dependencies through which a trigger's polarity is inherited from the words above it
 CLIMB_DEPS = {"xcomp", "dobj", "pobj", "prep", "attr", "acomp", "pcomp", "oprd", "conj", "compound",
               "amod", "advcl", "nmod", "appos", "npadvmod", "dative", "ccomp"}
 
 
-def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
+def polarity(trigger, words: Words, light_verbs: frozenset[str] = frozenset()) -> str:
     """"asserted", "negated", "hypothetical" or "attempted" for a trigger, from the words governing
     it. "attempted" is an aim someone acted on ("tried to seize X", "launched an offensive to
     capture X"): no capture, but the fighting it took was real, which attack rules may count.
@@ -30,7 +30,6 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
     whose negation is about something else), counting negations and verbs of stopping, so
     "did not involve coordination" is negated and "will not stop supporting" is asserted.
     """
-    words = load_words()
     # "his pledged recapture of Sana'a", "a failed attempt": the event is not asserted
     if any(c.dep_ in ("amod", "compound") and c.lower_ in words.non_factual_modifiers for c in children(trigger)):
         return "hypothetical"
@@ -42,12 +41,12 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
         if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in kids):
             flips += 1
         if not first:
-            verdict = _governing_verb(t, light_verbs, flips)
+            verdict = _governing_verb(t, words, light_verbs, flips)
             if verdict == "cessation":
                 flips += 1
             elif verdict is not None:
                 return verdict
-        here = _hypothetical_here(t, kids)
+        here = _hypothetical_here(t, kids, words)
         if here:
             return here
         if t.dep_ not in CLIMB_DEPS or t.head.i == t.i:
@@ -59,23 +58,21 @@ def polarity(trigger, light_verbs: frozenset[str] = frozenset()) -> str:
     return "negated" if flips % 2 else "asserted"
 
 
-def _governing_verb(t, light_verbs: frozenset[str], flips: int) -> str | None:
+def _governing_verb(t, words: Words, light_verbs: frozenset[str], flips: int) -> str | None:
     """What a word above the trigger does to it: deny it, stop it, or make it an aim."""
-    words = load_words()
     lemma_ = lemma(t)
     if lemma_ in words.denial_verbs:
         return "negated" if flips % 2 == 0 else "asserted"
     if lemma_ in words.cessation_verbs:
         return "cessation"
-    if lemma_ in words.hypothetical_verbs and t.pos_ in ("VERB", "AUX") and not (forms(t) & light_verbs):
+    if lemma_ in words.hypothetical_verbs and t.pos_ in ("VERB", "AUX") and not (forms(t, words) & light_verbs):
         # ("pledged allegiance to X" pledges nothing: "pledge" is the rule's own light verb)
         return "attempted" if lemma_ in words.attempt_verbs else "hypothetical"
     return None
 
 
-def _hypothetical_here(t, kids) -> str | None:
+def _hypothetical_here(t, kids, words: Words) -> str | None:
     """"hypothetical" or "attempted" if the trigger's own clause makes it so."""
-    words = load_words()
     if any(c.dep_ == "aux" and c.lower_ in words.hypothetical_auxiliaries for c in kids):
         return "hypothetical"
     if any(c.dep_ == "aux" and c.lower_ == "to" for c in kids):
@@ -86,7 +83,7 @@ def _hypothetical_here(t, kids) -> str | None:
                 lemma(c) in words.undertaking_nouns for c in children(t.head) if c.dep_ in ("attr", "nsubj", "dobj"))):
             return "attempted"
         if t.dep_ == "acl" or (t.dep_ == "relcl" and lemma(t.head) in words.modality_nouns):
-            return "attempted" if _acted_on(t.head) else "hypothetical"
+            return "attempted" if _acted_on(t.head, words) else "hypothetical"
     if any(c.dep_ == "mark" and c.lower_ in words.conditional_marks for c in kids):
         return "hypothetical"
     if t.dep_ in ("xcomp", "ccomp", "attr", "advcl") and any(c.dep_ == "aux" and c.lower_ == "to" for c in kids) \
@@ -99,9 +96,9 @@ def _hypothetical_here(t, kids) -> str | None:
     return None
 
 
-def _acted_on(noun) -> bool:
+def _acted_on(noun, words: Words) -> bool:
     """An aim something is being done for: "an offensive to capture X", "the campaign to defeat X"."""
-    return lemma(noun) in load_words().undertaking_nouns
+    return lemma(noun) in words.undertaking_nouns
 
 
 def reporter(ctx: Context, trigger) -> tuple[str | None, bool]:
@@ -113,7 +110,7 @@ def reporter(ctx: Context, trigger) -> tuple[str | None, bool]:
             verb = t.head if t.dep_ == "ccomp" else t.head.head
             if lemma(verb) in words.reporting_verbs:
                 doubtful = lemma(verb) in words.doubtful_reporting_verbs
-                return _first_entity(ctx, subjects(verb)), doubtful
+                return _first_entity(ctx, subjects(verb, words)), doubtful
         t = t.head
     sent = sentence_of(trigger)
     if "ccording to" in span_text(sent):
