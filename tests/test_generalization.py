@@ -550,3 +550,23 @@ def test_driving_an_enemy_from_a_town_takes_it(extract, text, fact):
 
 def test_expelling_diplomats_is_neither_a_capture_nor_an_attack(extract):
     assert not extract("Russia expelled British diplomats from Moscow.")
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Australia is a key partner in the fight against al-Shabaab.", ("australia", "attacked", "al-shabaab")),
+    ("Kenya has played a leading role in the campaign against al-Shabaab.", ("kenya", "attacked", "al-shabaab")),
+    ("Jordan remains committed to defeating Daesh.", ("jordan", "attacked", "islamic-state")),
+    ("Canada is dedicated to the defeat of ISIL.", ("canada", "attacked", "islamic-state")),
+    ("Turkey is determined to defeat the PKK.", ("turkey", "attacked", "pkk")),
+])
+def test_a_part_in_a_fight_or_a_commitment_to_it_is_fighting(extract, text, fact):
+    """Who holds a part in a fight ("a partner in", "a role in") or is committed to it fights
+    its enemy (ontology/words.toml participant_nouns, participation_verbs)."""
+    assert fact in extract(text)
+
+
+def test_a_part_in_talks_or_a_partner_of_a_country_is_no_fighting(extract):
+    assert not any(p == "attacked" for _, p, _ in extract(
+        "Norway played a role in the peace talks between Colombia and the FARC."))
+    assert not any(p == "attacked" for _, p, _ in extract("Qatar is a partner of the United States."))
+    assert not any(p == "attacked" for _, p, _ in extract("Jordan remains committed to the ceasefire with Syria."))

@@ -115,8 +115,12 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
         if t.dep_ in ("xcomp", "conj", "advcl", "pcomp") and t.head.i != t.i:
             t = t.head
             if t.dep_ == "prep" and lemma(t.head) in words.participation_verbs:
-                # "X has been engaged in fighting Y": who takes part
-                return [c for c in children(t.head) if c.dep_ in ("nsubjpass", "nsubj")]
+                # "X has been engaged in fighting Y", "X remains committed to defeating Y": who takes part
+                held = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "nsubj")]
+                return held or (subjects(t.head.head, words, frozenset(seen)) if t.head.dep_ == "acomp" else [])
+            continue
+        if t.dep_ == "acomp" and t.head.i != t.i:  # "X is determined to defeat Y": the clause's subject
+            t = t.head
             continue
         if t.pos_ == "ADV" and t.dep_ == "advmod" and t.head.i != t.i:
             t = t.head  # "Elsewhere in the campaign to defeat ISIL, the SDF have begun": "to defeat" hung on the adverb
@@ -157,12 +161,26 @@ def undertakers(noun, words: Words, _visited: frozenset[int] = frozenset()) -> l
         verb = head.head
         if pos(verb) == "NOUN" and lemma(verb) in words.undertaking_nouns:
             return undertakers(verb, words, _visited)  # "X leads efforts in the campaign to defeat Y"
+        if pos(verb) == "NOUN" and lemma(verb) in words.participant_nouns:
+            return participants(verb, words, _visited)  # "X is a key partner in the fight against Y"
         while verb.pos_ in ("ADV", "ADP") and verb.head.i != verb.i:  # "Elsewhere in the campaign ..."
             verb = verb.head
         if verb.pos_ in ("VERB", "AUX"):
             if lemma(verb) in words.participation_verbs:  # "X was involved in the use of ... against Y"
                 return [c for c in children(verb) if c.dep_ == "nsubjpass"] or subjects(verb, words, _visited)
             return subjects(verb, words, _visited)
+    return []
+
+
+def participants(noun, words: Words, _visited: frozenset[int] = frozenset()) -> list:
+    """Who holds a part in an undertaking ("X's role in the campaign", "X is a partner in the
+    fight", "X played a leading role in the offensive"): the part's possessor, or the subject of
+    the clause whose complement or object it is."""
+    owners = [c for c in children(noun) if c.dep_ == "poss"]
+    if owners:
+        return owners
+    if noun.dep_ in ("attr", "dobj") and noun.head.pos_ in ("VERB", "AUX"):
+        return subjects(noun.head, words, _visited | {noun.i})
     return []
 
 

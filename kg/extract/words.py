@@ -44,6 +44,7 @@ class Words:
     undertaking_nouns: frozenset[str]
     undertaking_verbs: frozenset[str]
     participation_verbs: frozenset[str]
+    participant_nouns: frozenset[str]
     object_control_verbs: frozenset[str]
     doubtful_reporting_verbs: frozenset[str]
     non_factual_modifiers: frozenset[str]
