@@ -570,3 +570,40 @@ def test_a_part_in_talks_or_a_partner_of_a_country_is_no_fighting(extract):
         "Norway played a role in the peace talks between Colombia and the FARC."))
     assert not any(p == "attacked" for _, p, _ in extract("Qatar is a partner of the United States."))
     assert not any(p == "attacked" for _, p, _ in extract("Jordan remains committed to the ceasefire with Syria."))
+
+
+# ---------------------------------------------------------------- an organization's seat
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The Norwegian Refugee Council in Beirut said the convoy had arrived.",
+     ("norwegian-refuge-council", "basedIn", "beirut")),
+    ("Amnesty International, a rights group based in London, documented the killings.",
+     ("amnesty-international", "basedIn", "london")),
+    ("The Syrian Observatory for Human Rights, a London-based monitor, said 12 people died.",
+     ("syrian-observatory", "basedIn", "london")),
+    ("Hayat Tahrir al-Sham is headquartered in Idlib, its leaders say.", ("hayat-tahrir-al-sham", "basedIn", "idlib")),
+])
+def test_an_organization_in_of_or_based_in_a_place_is_seated_there(extract, text, fact):
+    """An organization's seat (lexicon rules based-seat, based-verb): a name "in" a place, a name
+    with a seat verb ("based in", "headquartered in", "London-based")."""
+    assert fact in extract(text)
+
+
+def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
+    """Troops "in" a country are there, not based there; only a seat verb seats an armed group."""
+    for text in ("Russian forces in Syria struck the town of Saraqib.",
+                 "Hezbollah fighters in Syria denied the report."):
+        assert not any(p == "basedIn" for _, p, _ in extract(text)), text
+
+
+def test_a_us_state_after_its_town_holds_it(extract):
+    """Wire copy places a town by its state ("Lumberton, N.C.", "San Antonio, Texas"): a US state
+    is a region (gazetteer, with the AP abbreviations), and the town lies in it."""
+    facts = extract("Two men were charged in the takeover of a newspaper office in Lumberton, N.C., last year.")
+    assert ("lumberton", "locatedIn", "us-state-north-carolina") in facts
+    assert not any(o == "united-states" for _, _, o in facts)  # a country the story never names
+    facts = extract("A hearing is set in federal court in San Antonio, Texas, on Wednesday.")
+    assert ("san-antonio", "locatedIn", "us-state-texas") in facts
+    # a state whose name is also a country's, a city's: the bare name stays the country, the city
+    assert ("tbilisi-ge", "locatedIn", "georgia") in extract("The storm hit Tbilisi in Georgia on Monday.")

@@ -53,6 +53,7 @@ class Words:
     allegiance_adjectives: frozenset[str]
     naming_verbs: frozenset[str]
     location_verbs: frozenset[str]
+    seat_verbs: frozenset[str]
     title_abbreviations: frozenset[str]
     deputy_words: frozenset[str]
     # mentions and names

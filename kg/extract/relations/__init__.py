@@ -25,6 +25,7 @@ from .trace import TRACE, Decision
 from .triggers import Triggers, _first_filled, predicate
 
 STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location,
+              "seat": structure.seat,
               "unit": structure.units, "stance": structure.stances}
 DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubtful verb ("claimed")
 
@@ -170,11 +171,15 @@ def _typed(type_: str, allowed: tuple[str, ...], narrowed: tuple[str, ...]) -> b
 
 
 def _regions_lie_in_their_country(ctx: Context, found: list[Found]) -> list[Found]:
-    """"in eastern Syria" also says "in Syria": a region the gazetteer places in a country lies in it."""
+    """"in eastern Syria" also says "in Syria": a region the gazetteer places in a country lies in it,
+    where its name says the country (a compass region) or the document names the country: a fact
+    between the document's own entities ("Lumberton, N.C." in a story that never names the United
+    States links no town to it)."""
     out = []
     for f in found:
         entry = ctx.gazetteer.entries.get(f.object)
         if f.rule.relation == "locatedIn" and entry is not None and entry.type == "Region" and entry.country \
-                and f.subject != entry.country:
+                and f.subject != entry.country \
+                and (entry.source == f"derived:{entry.country}" or entry.country in ctx.types):
             out.append(Found(f.subject, entry.country, f.rule, f.trigger))
     return out

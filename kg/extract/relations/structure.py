@@ -1,7 +1,8 @@
 """Structural rules: relations read from modifiers and appositions rather than from a trigger's
 arguments. ``title``: "Syrian President Bashar al-Assad", "Khalifa Haftar, commander of the LNA";
 ``nationality``: "Hezbollah, a Lebanese group", "Syria's Ikhbariya"; ``location``: "Arsal in
-Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"; ``unit``: "2nd Battalion,
+Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"; ``seat``: "Waste Management Inc. of Houston", "a company based in
+Tokyo", "a London-based monitor"; ``unit``: "2nd Battalion,
 5th Special Forces Group", a military unit named with its parent unit."""
 
 from __future__ import annotations
@@ -140,6 +141,49 @@ def location(ctx: Context, rule: Rule) -> Iterator[Found]:
             continue
         yield from _located_by_holders(ctx, rule, m)
         yield from _located_by_adjacency(ctx, rule, m)
+
+
+# an organization "in" or "of" a place is seated there; a fighting force "in" a place is deployed
+# there, which is not its seat: armed groups and forces take a seat only by a seat verb ("based in")
+SEATED_BY_PREPOSITION = frozenset({"Organization", "GovernmentAgency", "MediaOrganization",
+                                   "InternationalOrganization"})
+
+
+def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
+    """An organization's seat: "Waste Management Inc. of Houston", "the Red Crescent in Aleppo",
+    "Acme, a firm based in Lyon", "a London-based monitor"."""
+    doc, words = ctx.doc, ctx.words
+    for m in ctx.mentions:
+        if m.kind != "name" or not m.key or not is_a(m.type, "Organization"):
+            continue
+        head = doc[m.start : m.end].root
+        by_preposition = m.type in SEATED_BY_PREPOSITION
+        # the name, and a common noun set beside it ("Acme, a firm based in Lyon")
+        holders = [head, *(c for c in children(head) if c.dep_ == "appos" and c.pos_ == "NOUN")]
+        places = []  # (the place's token, the word that seats it there)
+        for holder in holders:
+            for c in children(holder):
+                if c.dep_ == "prep" and c.lower_ in ("in", "of") and c.i >= m.end and by_preposition:
+                    places += [(p, c) for p in pobjs(c)]
+                elif c.dep_ in ("acl", "amod") and lemma(c) in words.seat_verbs:
+                    for k in children(c):
+                        if k.dep_ == "prep" and k.lower_ in ("in", "at"):
+                            places += [(p, c) for p in pobjs(k)]
+                        elif k.dep_ in ("npadvmod", "compound", "nmod", "amod") and k.i < c.i:
+                            places.append((k, c))  # "a London-based monitor"
+        if by_preposition and not any(w.lower_ == "in" for _, w in places):
+            # "Acme Inc. in Lyon said", where the parser hung "in" on the verb
+            end = m.end
+            if end + 1 < len(doc) and doc[end].lower_ == "in":
+                at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
+                if at < len(doc):
+                    places.append((doc[at], doc[end]))
+        seen = set()
+        for place, word in places:
+            for key in ctx.entities_of(place):
+                if key != m.key and key not in seen and is_a(ctx.type_of(key), "Location"):
+                    seen.add(key)
+                    yield Found(m.key, key, rule, word.i)
 
 
 def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
