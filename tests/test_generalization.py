@@ -583,6 +583,9 @@ def test_a_part_in_talks_or_a_partner_of_a_country_is_no_fighting(extract):
     ("The Syrian Observatory for Human Rights, a London-based monitor, said 12 people died.",
      ("syrian-observatory", "basedIn", "london")),
     ("Hayat Tahrir al-Sham is headquartered in Idlib, its leaders say.", ("hayat-tahrir-al-sham", "basedIn", "idlib")),
+    ("Kabul Tolo News reported the attack on Tuesday.", ("tolo-news", "basedIn", "kabul")),
+    # a monitoring service's source line: the outlet's city, the outlet, its language, the time
+    ("Damascus SANA in English 1200 GMT 5 Mar 13", ("sana", "basedIn", "damascus")),
 ])
 def test_an_organization_in_of_or_based_in_a_place_is_seated_there(extract, text, fact):
     """An organization's seat (lexicon rules based-seat, based-verb): a name "in" a place, a name
@@ -591,9 +594,13 @@ def test_an_organization_in_of_or_based_in_a_place_is_seated_there(extract, text
 
 
 def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
-    """Troops "in" a country are there, not based there; only a seat verb seats an armed group."""
+    """Troops "in" a country are there, not based there; only a seat verb seats an armed group. A
+    place before a name seats it only as the name's own modifier or at the head of a line, never
+    across a comma, and a description ("the city") seats nothing."""
     for text in ("Russian forces in Syria struck the town of Saraqib.",
-                 "Hezbollah fighters in Syria denied the report."):
+                 "Hezbollah fighters in Syria denied the report.",
+                 "In Damascus, Hezbollah denied the report.",
+                 "After the city fell, Afghan security forces withdrew from Kunduz."):
         assert not any(p == "basedIn" for _, p, _ in extract(text)), text
 
 

@@ -151,7 +151,7 @@ SEATED_BY_PREPOSITION = frozenset({"Organization", "GovernmentAgency", "MediaOrg
 
 def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
     """An organization's seat: "Waste Management Inc. of Houston", "the Red Crescent in Aleppo",
-    "Acme, a firm based in Lyon", "a London-based monitor"."""
+    "Acme, a firm based in Lyon", "a London-based monitor", "the Aleppo city council"."""
     doc, words = ctx.doc, ctx.words
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or not is_a(m.type, "Organization"):
@@ -171,6 +171,15 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                             places += [(p, c) for p in pobjs(k)]
                         elif k.dep_ in ("npadvmod", "compound", "nmod", "amod") and k.i < c.i:
                             places.append((k, c))  # "a London-based monitor"
+        # a place named before the name, as its modifier: "the Aleppo city council", "Moscow
+        # Interfax"; a country so named is the nationality rule's
+        if by_preposition:
+            places += [(c, c) for c in children(head)
+                       if c.dep_ in ("compound", "nmod", "amod", "poss") and c.i < m.start and _in_a_name(ctx, c)]
+        before = ctx.at.get(m.start - 1) if m.start > 0 else None
+        if by_preposition and before is not None and before.kind == "name" and before.key and (
+                before.start == doc[m.start].sent.start or head.i in {t.head.i for t in doc[before.start : before.end]}):
+            places.append((doc[m.start - 1], doc[m.start - 1]))  # a place heading the line: "Moscow INTERFAX in English"
         if by_preposition and not any(w.lower_ == "in" for _, w in places):
             # "Acme Inc. in Lyon said", where the parser hung "in" on the verb
             end = m.end
@@ -181,9 +190,16 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
         seen = set()
         for place, word in places:
             for key in ctx.entities_of(place):
-                if key != m.key and key not in seen and is_a(ctx.type_of(key), "Location"):
+                if key != m.key and key not in seen and is_a(ctx.type_of(key), "Location") and not (
+                        word.i < m.start and ctx.type_of(key) == "Country"):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
+
+
+def _in_a_name(ctx: Context, token) -> bool:
+    """Whether the token is part of a name (not a description such as "the city")."""
+    m = ctx.at.get(token.i)
+    return m is not None and m.kind == "name" and bool(m.key)
 
 
 def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
