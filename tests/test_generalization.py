@@ -577,7 +577,7 @@ def test_a_part_in_talks_or_a_partner_of_a_country_is_no_fighting(extract):
 
 @pytest.mark.parametrize("text, fact", [
     ("The Norwegian Refugee Council in Beirut said the convoy had arrived.",
-     ("norwegian-refuge-council", "basedIn", "beirut")),
+     ("norwegian-refugee-council", "basedIn", "beirut")),
     ("Amnesty International, a rights group based in London, documented the killings.",
      ("amnesty-international", "basedIn", "london")),
     ("The Syrian Observatory for Human Rights, a London-based monitor, said 12 people died.",
@@ -614,3 +614,29 @@ def test_a_us_state_after_its_town_holds_it(extract):
     assert ("san-antonio", "locatedIn", "us-state-texas") in facts
     # a state whose name is also a country's, a city's: the bare name stays the country, the city
     assert ("tbilisi-ge", "locatedIn", "georgia") in extract("The storm hit Tbilisi in Georgia on Monday.")
+
+
+# ---------------------------------------------------------------- a person of an organization or institution
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Lt. Col. John Smith of the 82nd Airborne Division said the strike hit its target.",
+     ("john-smith", "memberOf", "82nd-airborne-division")),
+    # an institution that is a place (kg:Facility) is also where people work: a university, a hospital
+    ("Anna Berg of Uppsala University said the findings were preliminary.",
+     ("ana-berg", "memberOf", "upsala-university")),  # keys fold doubled letters
+    ("Dr. Omar Haddad, a surgeon at Al-Shifa Hospital, said 40 people were wounded.",
+     ("omar-hadad", "memberOf", "alshifa-hospital")),
+    ("Reuters correspondent Tom Miles reported the shelling from Geneva.", ("tom-miles", "memberOf", "reuters")),
+    ("Maria Ortiz, a researcher at Human Rights Watch, said the strikes were unlawful.",
+     ("maria-ortiz", "memberOf", "human-rights-watch")),
+])
+def test_a_person_of_an_organization_or_an_institution_belongs_to_it(extract, text, fact):
+    """A person's name "of" an organization or an institution (lexicon rule member-of-name), and a
+    reporter's or a researcher's title (member-title) make the person a member of it."""
+    assert fact in extract(text)
+
+
+def test_a_person_of_a_place_is_no_member_of_it(extract):
+    facts = extract("Senator John Smith of Texas voted against the bill.")
+    assert not any(p == "memberOf" for _, p, _ in facts), facts

@@ -18,7 +18,7 @@ from .. import datafiles, ontology
 from ..errors import DataError
 from ..resources import ontology_file
 
-KINDS = ("predicate", "title", "nationality", "location", "seat", "unit", "stance")
+KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation", "unit", "stance")
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb"}

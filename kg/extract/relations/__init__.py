@@ -25,7 +25,7 @@ from .trace import TRACE, Decision
 from .triggers import Triggers, _first_filled, predicate
 
 STRUCTURAL = {"title": structure.titles, "nationality": structure.nationality, "location": structure.location,
-              "seat": structure.seat,
+              "seat": structure.seat, "affiliation": structure.affiliation,
               "unit": structure.units, "stance": structure.stances}
 DOUBT = 0.8  # confidence factor of a statement the text attributes with a doubtful verb ("claimed")
 

@@ -2,7 +2,7 @@
 arguments. ``title``: "Syrian President Bashar al-Assad", "Khalifa Haftar, commander of the LNA";
 ``nationality``: "Hezbollah, a Lebanese group", "Syria's Ikhbariya"; ``location``: "Arsal in
 Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"; ``seat``: "Waste Management Inc. of Houston", "a company based in
-Tokyo", "a London-based monitor"; ``unit``: "2nd Battalion,
+Tokyo", "a London-based monitor"; ``affiliation``: "Anna Berg of Uppsala University"; ``unit``: "2nd Battalion,
 5th Special Forces Group", a military unit named with its parent unit."""
 
 from __future__ import annotations
@@ -194,6 +194,24 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                         word.i < m.start and ctx.type_of(key) == "Country"):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
+
+
+def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
+    """A person's name with the organization or institution it is "of": "Anna Berg of Uppsala
+    University", "Lt. Col. John Smith of the 82nd Airborne Division" (a person of a place is from
+    it: "Smith of Texas" says nothing here)."""
+    doc = ctx.doc
+    for m in ctx.mentions:
+        if m.kind != "name" or not m.key or m.type != "Person":
+            continue
+        head = doc[m.start : m.end].root
+        for c in children(head):
+            if c.dep_ != "prep" or c.lower_ != "of" or c.i < m.end:
+                continue
+            for p in pobjs(c):
+                for key in ctx.entities_of(p):
+                    if key != m.key and (is_a(ctx.type_of(key), "Organization") or ctx.type_of(key) == "Facility"):
+                        yield Found(m.key, key, rule, c.i)
 
 
 def _in_a_name(ctx: Context, token) -> bool:
