@@ -38,6 +38,31 @@ def test_dask_local_cluster_builds_the_same_graph(example_store, tmp_path):
     assert _quads(tmp_path / "dask") == _quads(example_store)
 
 
+def _worker_state() -> tuple[bool, int, bool]:
+    """In a Dask worker: whether spaCy is loaded, how many objects the collector was told to leave
+    alone, and whether Dask's statistical profiler runs."""
+    import gc
+
+    import dask
+
+    from kg.extract import nlp
+
+    return nlp.load.cache_info().currsize > 0, gc.get_freeze_count(), dask.config.get("distributed.worker.profile.enabled")
+
+
+def test_dask_workers_are_warm_before_the_first_batch():
+    """A local cluster's workers load the model and kg's data before any task, out of the garbage
+    collector's view, as a local pool's do; and without Dask's profiler (kg.extract.cluster)."""
+    pytest.importorskip("dask.distributed")
+    from kg.extract.cluster import DaskExtractor
+
+    with DaskExtractor(workers=2) as extractor:
+        states = extractor.client.run(_worker_state)
+    assert len(states) == 2
+    for loaded, frozen, profiled in states.values():
+        assert loaded and frozen > 100_000 and not profiled
+
+
 def test_unreachable_scheduler_is_one_line_and_exit_8(tmp_path):
     pytest.importorskip("dask.distributed")
     result = subprocess.run([*KG, "build", str(EXAMPLES), "--store", str(tmp_path / "s"),
