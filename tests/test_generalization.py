@@ -584,6 +584,8 @@ def test_a_part_in_talks_or_a_partner_of_a_country_is_no_fighting(extract):
      ("syrian-observatory", "basedIn", "london")),
     ("Hayat Tahrir al-Sham is headquartered in Idlib, its leaders say.", ("hayat-tahrir-al-sham", "basedIn", "idlib")),
     ("Kabul Tolo News reported the attack on Tuesday.", ("tolo-news", "basedIn", "kabul")),
+    # a town and its region after a comma: based in both
+    ("Acme Holdings, a firm based in Lyon, France, said it would close the plant.", ("acme-holdings", "basedIn", "france")),
     # a monitoring service's source line: the outlet's city, the outlet, its language, the time
     ("Damascus SANA in English 1200 GMT 5 Mar 13", ("sana", "basedIn", "damascus")),
 ])

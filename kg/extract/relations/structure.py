@@ -189,11 +189,30 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                     places.append((doc[at], doc[end]))
         seen = set()
         for place, word in places:
-            for key in ctx.entities_of(place):
+            keys = ctx.entities_of(place)
+            if word.i > m.start:  # "Acme Inc. of Franklin Lakes, N.J.": of the state as well
+                keys = keys + _bigger_place_after(ctx, place)
+            for key in keys:
                 if key != m.key and key not in seen and is_a(ctx.type_of(key), "Location") and not (
                         word.i < m.start and ctx.type_of(key) == "Country"):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
+
+
+def _bigger_place_after(ctx: Context, token) -> list[str]:
+    """The bigger place a comma sets after the place ``token`` names ("Franklin Lakes, N.J."), as
+    the location rule reads it: none where the comma goes on with a list."""
+    m = ctx.at.get(token.i)
+    if m is None or m.kind != "name" or not m.key or m.type not in RANK:
+        return []
+    doc = ctx.doc
+    if m.end + 1 >= len(doc) or doc[m.end].text != ",":
+        return []
+    nxt = ctx.at.get(m.end + 1)
+    if nxt is None or nxt.kind != "name" or not nxt.key or RANK.get(nxt.type, -9) <= RANK[m.type]:
+        return []
+    after = doc[nxt.end] if nxt.end < len(doc) else None
+    return [] if after is not None and after.lower_ in ("and", "or") else [nxt.key]
 
 
 def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
