@@ -1,9 +1,10 @@
 """Structural rules: relations read from modifiers and appositions rather than from a trigger's
 arguments. ``title``: "Syrian President Bashar al-Assad", "Khalifa Haftar, commander of the LNA";
 ``nationality``: "Hezbollah, a Lebanese group", "Syria's Ikhbariya"; ``location``: "Arsal in
-Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"; ``seat``: "Waste Management Inc. of Houston", "a company based in
-Tokyo", "a London-based monitor"; ``affiliation``: "Anna Berg of Uppsala University"; ``unit``: "2nd Battalion,
-5th Special Forces Group", a military unit named with its parent unit."""
+Lebanon", "Ras Baalbek, Lebanon", "the Yemeni port city of Hodeidah"; ``seat``: "Waste Management
+Inc. of Houston", "a company based in Tokyo", "a London-based monitor"; ``affiliation``: "Anna Berg
+of Uppsala University"; ``unit``: "2nd Battalion, 5th Special Forces Group", a military unit named
+with its parent unit."""
 
 from __future__ import annotations
 
@@ -152,43 +153,11 @@ SEATED_BY_PREPOSITION = frozenset({"Organization", "GovernmentAgency", "MediaOrg
 def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
     """An organization's seat: "Waste Management Inc. of Houston", "the Red Crescent in Aleppo",
     "Acme, a firm based in Lyon", "a London-based monitor", "the Aleppo city council"."""
-    doc, words = ctx.doc, ctx.words
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or not is_a(m.type, "Organization"):
             continue
-        head = doc[m.start : m.end].root
-        by_preposition = m.type in SEATED_BY_PREPOSITION
-        # the name, and a common noun set beside it ("Acme, a firm based in Lyon")
-        holders = [head, *(c for c in children(head) if c.dep_ == "appos" and c.pos_ == "NOUN")]
-        places = []  # (the place's token, the word that seats it there)
-        for holder in holders:
-            for c in children(holder):
-                if c.dep_ == "prep" and c.lower_ in ("in", "of") and c.i >= m.end and by_preposition:
-                    places += [(p, c) for p in pobjs(c)]
-                elif c.dep_ in ("acl", "amod") and lemma(c) in words.seat_verbs:
-                    for k in children(c):
-                        if k.dep_ == "prep" and k.lower_ in ("in", "at"):
-                            places += [(p, c) for p in pobjs(k)]
-                        elif k.dep_ in ("npadvmod", "compound", "nmod", "amod") and k.i < c.i:
-                            places.append((k, c))  # "a London-based monitor"
-        # a place named before the name, as its modifier: "the Aleppo city council", "Moscow
-        # Interfax"; a country so named is the nationality rule's
-        if by_preposition:
-            places += [(c, c) for c in children(head)
-                       if c.dep_ in ("compound", "nmod", "amod", "poss") and c.i < m.start and _in_a_name(ctx, c)]
-        before = ctx.at.get(m.start - 1) if m.start > 0 else None
-        if by_preposition and before is not None and before.kind == "name" and before.key and (
-                before.start == doc[m.start].sent.start or head.i in {t.head.i for t in doc[before.start : before.end]}):
-            places.append((doc[m.start - 1], doc[m.start - 1]))  # a place heading the line: "Moscow INTERFAX in English"
-        if by_preposition and not any(w.lower_ == "in" for _, w in places):
-            # "Acme Inc. in Lyon said", where the parser hung "in" on the verb
-            end = m.end
-            if end + 1 < len(doc) and doc[end].lower_ == "in":
-                at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
-                if at < len(doc):
-                    places.append((doc[at], doc[end]))
         seen = set()
-        for place, word in places:
+        for place, word in _seat_places(ctx, m):
             keys = ctx.entities_of(place)
             if word.i > m.start:  # "Acme Inc. of Franklin Lakes, N.J.": of the state as well
                 keys = keys + _bigger_place_after(ctx, place)
@@ -197,6 +166,42 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                         word.i < m.start and ctx.type_of(key) == "Country"):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
+
+
+def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
+    """The tokens that may name an organization's seat, each with the word that seats it there."""
+    doc, words = ctx.doc, ctx.words
+    head = doc[m.start : m.end].root
+    by_preposition = m.type in SEATED_BY_PREPOSITION
+    # the name, and a common noun set beside it ("Acme, a firm based in Lyon")
+    holders = [head, *(c for c in children(head) if c.dep_ == "appos" and c.pos_ == "NOUN")]
+    places = []
+    for holder in holders:
+        for c in children(holder):
+            if c.dep_ == "prep" and c.lower_ in ("in", "of") and c.i >= m.end and by_preposition:
+                places += [(p, c) for p in pobjs(c)]
+            elif c.dep_ in ("acl", "amod") and lemma(c) in words.seat_verbs:
+                for k in children(c):
+                    if k.dep_ == "prep" and k.lower_ in ("in", "at"):
+                        places += [(p, c) for p in pobjs(k)]
+                    elif k.dep_ in ("npadvmod", "compound", "nmod", "amod") and k.i < c.i:
+                        places.append((k, c))  # "a London-based monitor"
+    if not by_preposition:
+        return places
+    # a place named before the name, as its modifier ("the Aleppo city council"; a country so
+    # named is the nationality rule's), or heading the line ("Moscow INTERFAX in English")
+    places += [(c, c) for c in children(head)
+               if c.dep_ in ("compound", "nmod", "amod", "poss") and c.i < m.start and _in_a_name(ctx, c)]
+    before = ctx.at.get(m.start - 1) if m.start > 0 else None
+    if before is not None and before.kind == "name" and before.key and (
+            before.start == doc[m.start].sent.start or head.i in {t.head.i for t in doc[before.start : before.end]}):
+        places.append((doc[m.start - 1], doc[m.start - 1]))
+    if not any(w.lower_ == "in" for _, w in places) and m.end + 1 < len(doc) and doc[m.end].lower_ == "in":
+        # "Acme Inc. in Lyon said", where the parser hung "in" on the verb
+        at = m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1
+        if at < len(doc):
+            places.append((doc[at], doc[m.end]))
+    return places
 
 
 def _bigger_place_after(ctx: Context, token) -> list[str]:
