@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ... import ontology
 from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
@@ -153,8 +154,9 @@ SEATED_BY_PREPOSITION = frozenset({"Organization", "GovernmentAgency", "MediaOrg
 def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
     """An organization's seat: "Waste Management Inc. of Houston", "the Red Crescent in Aleppo",
     "Acme, a firm based in Lyon", "a London-based monitor", "the Aleppo city council"."""
+    relation = ontology.relations()[rule.relation]
     for m in ctx.mentions:
-        if m.kind != "name" or not m.key or not is_a(m.type, "Organization"):
+        if m.kind != "name" or not m.key or not ontology.fits(m.type, relation.domain):
             continue
         seen = set()
         for place, word in _seat_places(ctx, m):
@@ -162,7 +164,7 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
             if word.i > m.start:  # "Acme Inc. of Franklin Lakes, N.J.": of the state as well
                 keys = keys + _bigger_place_after(ctx, place)
             for key in keys:
-                if key != m.key and key not in seen and is_a(ctx.type_of(key), "Location") and not (
+                if key != m.key and key not in seen and ontology.fits(ctx.type_of(key), relation.range) and not (
                         word.i < m.start and ctx.type_of(key) == "Country"):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
@@ -196,35 +198,27 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
     if before is not None and before.kind == "name" and before.key and (
             before.start == doc[m.start].sent.start or head.i in {t.head.i for t in doc[before.start : before.end]}):
         places.append((doc[m.start - 1], doc[m.start - 1]))
-    if not any(w.lower_ == "in" for _, w in places) and m.end + 1 < len(doc) and doc[m.end].lower_ == "in":
-        # "Acme Inc. in Lyon said", where the parser hung "in" on the verb
-        at = m.end + 2 if doc[m.end + 1].lower_ == "the" else m.end + 1
-        if at < len(doc):
-            places.append((doc[at], doc[m.end]))
+    at = _after_in(doc, m.end)
+    if at is not None and not any(w.lower_ == "in" for _, w in places):
+        places.append((doc[at], doc[m.end]))  # "Acme Inc. in Lyon said", the parser's "in" on the verb
     return places
 
 
 def _bigger_place_after(ctx: Context, token) -> list[str]:
     """The bigger place a comma sets after the place ``token`` names ("Franklin Lakes, N.J."), as
-    the location rule reads it: none where the comma goes on with a list."""
+    the location rule reads it."""
     m = ctx.at.get(token.i)
     if m is None or m.kind != "name" or not m.key or m.type not in RANK:
         return []
-    doc = ctx.doc
-    if m.end + 1 >= len(doc) or doc[m.end].text != ",":
-        return []
-    nxt = ctx.at.get(m.end + 1)
-    if nxt is None or nxt.kind != "name" or not nxt.key or RANK.get(nxt.type, -9) <= RANK[m.type]:
-        return []
-    after = doc[nxt.end] if nxt.end < len(doc) else None
-    return [] if after is not None and after.lower_ in ("and", "or") else [nxt.key]
+    bigger = _bigger_place_after_comma(ctx, m)
+    return [bigger.key] if bigger is not None else []
 
 
 def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A person's name with the organization or institution it is "of": "Anna Berg of Uppsala
     University", "Lt. Col. John Smith of the 82nd Airborne Division" (a person of a place is from
     it: "Smith of Texas" says nothing here)."""
-    doc = ctx.doc
+    doc, relation = ctx.doc, ontology.relations()[rule.relation]
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or m.type != "Person":
             continue
@@ -234,7 +228,7 @@ def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
                 continue
             for p in pobjs(c):
                 for key in ctx.entities_of(p):
-                    if key != m.key and (is_a(ctx.type_of(key), "Organization") or ctx.type_of(key) == "Facility"):
+                    if key != m.key and ontology.fits(ctx.type_of(key), relation.range):
                         yield Found(m.key, key, rule, c.i)
 
 
@@ -288,28 +282,44 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     head = doc[m.end - 1]
     # "Al-Bukamal in eastern Syria", wherever the parser attached "in" (but not "south of X in Y")
     after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lower_ in ctx.words.compass
-    end = _past_other_name(ctx, m.end)
-    if end + 1 < len(doc) and doc[end].lower_ == "in" and not after_compass:
-        at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
+    at = _after_in(doc, _past_other_name(ctx, m.end))
+    if at is not None and not after_compass:
         nxt = ctx.at.get(at)
         if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -9) >= RANK[m.type]:
             yield Found(m.key, nxt.key, rule, m.end)
     # "Ras Baalbek, Lebanon": a place, a comma, a bigger place, and no list going on
-    if m.end + 1 < len(doc) and doc[m.end].text == ",":
-        nxt = ctx.at.get(m.end + 1)
-        if nxt is None or nxt.kind != "name" or not nxt.key or nxt.key == m.key:
-            return
-        after = doc[nxt.end] if nxt.end < len(doc) else None
-        # "Arsal, Ras Baalbek and Qaa" is a list; "Sirte, Libya, on Tuesday" is not
-        third = ctx.at.get(nxt.end + 1) if after is not None and after.text == "," else None
-        # ("Jilib, Middle Juba Region, Somalia" is a chain of ever bigger places, not a list)
-        in_list = after is not None and (after.lower_ in ("and", "or") or (
-            third is not None and RANK.get(third.type, -9) <= RANK.get(nxt.type, -9)))
-        before = doc[m.start - 1] if m.start > 0 else None
-        previous = ctx.at.get(m.start - 2) if before is not None and before.text == "," else None
-        listed = previous is not None and RANK.get(previous.type, -9) >= RANK[m.type]
-        if RANK.get(nxt.type, -9) > RANK[m.type] and not in_list and not listed:
-            yield Found(m.key, nxt.key, rule, m.end)
+    nxt = _bigger_place_after_comma(ctx, m)
+    if nxt is not None:
+        yield Found(m.key, nxt.key, rule, m.end)
+
+
+def _after_in(doc, end: int) -> int | None:
+    """The word after an "in" at ``end`` (past a "the"), where the text goes on that way."""
+    if end + 1 < len(doc) and doc[end].lower_ == "in":
+        at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
+        return at if at < len(doc) else None
+    return None
+
+
+def _bigger_place_after_comma(ctx: Context, m: Mention) -> Mention | None:
+    """The bigger place a comma sets after the place ``m`` names ("Ras Baalbek, Lebanon"), where no
+    list goes on."""
+    doc = ctx.doc
+    if m.end + 1 >= len(doc) or doc[m.end].text != ",":
+        return None
+    nxt = ctx.at.get(m.end + 1)
+    if nxt is None or nxt.kind != "name" or not nxt.key or nxt.key == m.key:
+        return None
+    after = doc[nxt.end] if nxt.end < len(doc) else None
+    # "Arsal, Ras Baalbek and Qaa" is a list; "Sirte, Libya, on Tuesday" is not
+    third = ctx.at.get(nxt.end + 1) if after is not None and after.text == "," else None
+    # ("Jilib, Middle Juba Region, Somalia" is a chain of ever bigger places, not a list)
+    in_list = after is not None and (after.lower_ in ("and", "or") or (
+        third is not None and RANK.get(third.type, -9) <= RANK.get(nxt.type, -9)))
+    before = doc[m.start - 1] if m.start > 0 else None
+    previous = ctx.at.get(m.start - 2) if before is not None and before.text == "," else None
+    listed = previous is not None and RANK.get(previous.type, -9) >= RANK[m.type]
+    return nxt if RANK.get(nxt.type, -9) > RANK[m.type] and not in_list and not listed else None
 
 
 def _past_other_name(ctx: Context, i: int) -> int:
