@@ -572,6 +572,23 @@ def test_a_part_in_talks_or_a_partner_of_a_country_is_no_fighting(extract):
     assert not any(p == "attacked" for _, p, _ in extract("Jordan remains committed to the ceasefire with Syria."))
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("The Libyan National Army under Khalifa Haftar advanced on Tripoli.", ("khalifa-haftar", "leaderOf", "lna")),
+    ("Iraq under Saddam Hussein invaded Kuwait in 1990.", (iri_key("Saddam Hussein"), "leaderOf", "iraq")),
+])
+def test_an_organization_or_a_state_under_a_person_is_led_by_them(extract, text, fact):
+    """Leadership by a preposition (lexicon rule leader-under): a person is what an organization or
+    a country is "under"; a law, a flag, a plan or a group is not a leader."""
+    assert fact in extract(text)
+
+
+def test_what_is_under_a_law_or_a_group_has_no_leader(extract):
+    for text in ("Hamas was designated a terrorist group under the Immigration and Nationality Act.",
+                 "Hezbollah fighters fought under the banner of the Syrian army.",
+                 "Kurdish towns came under the control of Islamic State."):
+        assert not any(p == "leaderOf" for _, p, _ in extract(text)), text
+
+
 # ---------------------------------------------------------------- an organization's seat
 
 

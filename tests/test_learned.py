@@ -317,3 +317,87 @@ def test_training_on_what_cannot_teach_is_one_line_naming_the_input(tmp_path):
         assert result.exit_code == UsageError.exit_code == 2 and result.stderr.startswith("Error: ")
         assert str(path) in result.stderr and message in result.stderr
     assert not (tmp_path / "m.json.gz").exists()
+
+
+# ------------------------------------------------------- what a partly annotated source teaches
+
+
+def test_a_conll04_pair_of_classes_it_never_relates_is_left_out_not_taught_as_none(tmp_path):
+    """CoNLL04 relates a person to an organization, never a country to one: "Norway joined the
+    alliance" there is unannotated, not a non-fact (kg's memberOf takes a state in an alliance)."""
+    from kg.train import data, examples
+
+    tokens = ["Anna", "Berg", "of", "Acme", "Corp.", "said", "Norway", "joined", "NATO", "in", "1949", "."]
+    sentence = {
+        "tokens": tokens,
+        "entities": [
+            {"type": "Peop", "start": 0, "end": 2},
+            {"type": "Org", "start": 3, "end": 5},
+            {"type": "Loc", "start": 6, "end": 7},
+            {"type": "Org", "start": 8, "end": 9},
+        ],
+        "relations": [{"type": "Work_For", "head": 0, "tail": 1}],
+    }
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps([sentence]), encoding="utf-8")
+    labelled = {(e.types, e.label) for e in examples.examples(data.conll04(path))}
+    assert (("Person", "Organization"), "memberOf") in labelled
+    assert not any(types[0] == "Country" for types, _ in labelled), labelled
+
+
+def test_a_re3d_relation_the_mapping_does_not_score_is_left_out_not_taught_as_none(tmp_path):
+    """re3d's CoLocated of an organization and a town is kg's basedIn, which kg's re3d mapping does
+    not score: the pair is neither taught as basedIn nor as a non-fact."""
+    from kg.train import data
+
+    text = "The Acme Group, based in Mosul, fought Daesh."
+    folder = tmp_path / "re3d-mine"
+    folder.mkdir()
+    span = {n: (text.index(n), text.index(n) + len(n)) for n in ("Acme Group", "Mosul", "Daesh")}
+    kinds = {"Acme Group": "Organisation", "Mosul": "Location", "Daesh": "Organisation"}
+
+    def rows(items):
+        return "\n".join(json.dumps(x) for x in items) + "\n"
+
+    (folder / "documents.json").write_text(rows([{"_id": "d1", "text": text}]), encoding="utf-8")
+    (folder / "entities.json").write_text(
+        rows({"documentId": "d1", "begin": b, "end": e, "type": kinds[n]} for n, (b, e) in span.items()),
+        encoding="utf-8",
+    )
+
+    def relation(kind, a, b):
+        return {"documentId": "d1", "type": kind, "sourceBegin": span[a][0], "sourceEnd": span[a][1],
+                "targetBegin": span[b][0], "targetEnd": span[b][1], "confidence": 0.9}
+
+    (folder / "relations.json").write_text(
+        rows([relation("CoLocated", "Acme Group", "Mosul"), relation("FightingAgainst", "Acme Group", "Daesh")]),
+        encoding="utf-8",
+    )
+    (labelled,) = data.re3d_source(folder)
+    by_status = {(lab.predicates, lab.status) for lab in labelled.labels}
+    assert (("locatedIn",), "optional") in by_status
+    assert (("attacked",), "required") in by_status
+
+
+def test_the_model_judges_a_rule_only_between_classes_it_saw_the_rule_fire_on():
+    """A rule seen often between a person and an organization is not thereby known between a country
+    and an alliance: the model vetoes only where the training data held both."""
+    from kg.extract.learned.candidates import judged_key
+    from kg.train.examples import Example
+    from kg.train.fit import MIN_RULE, MIN_RULE_FAMILY, _judged_rules
+
+    def fired(types, n):
+        return [Example(f"d{i}", "s", ["R:memberOf:member-join"], "memberOf", frozenset({"memberOf"}), types)
+                for i in range(n)]
+
+    judged = _judged_rules(fired(("Person", "ArmedGroup"), MIN_RULE) + fired(("Country", "Organization"), 1))
+    assert judged_key("memberOf", "member-join", "Person", "InternationalOrganization") in judged
+    assert judged_key("memberOf", "member-join", "Country", "InternationalOrganization") not in judged
+    # seen between the families, but too seldom in all to judge at all
+    assert not _judged_rules(fired(("Person", "ArmedGroup"), MIN_RULE_FAMILY))
+
+
+def test_the_shipped_model_keeps_a_state_joining_an_alliance(extraction):
+    result = extraction("Sweden and Finland joined NATO after the invasion.")
+    facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert {("sweden", "memberOf", "nato"), ("finland", "memberOf", "nato")} <= facts, facts

@@ -116,7 +116,7 @@ def typed_by_list(doc, mentions: list[Mention]) -> list[Mention]:
         places = [o.type for o in listed if o is not m and is_a(o.type, "Location")]
         agents = [o for o in listed if o is not m and (o.type == "Person" or is_a(o.type, "Organization"))]
         if m.type in ("Person", "Organization") and not m.gazetteer_id and len(places) >= 2 and not agents:
-            m = replace(m, type=max(set(places), key=places.count))
+            m = replace(m, type=max(places, key=places.count))  # a tie: the first listed
         out.append(m)
     return out
 

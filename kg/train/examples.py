@@ -90,4 +90,8 @@ def _label(labelled: Labelled, c, span, rules, symmetric, allowed) -> str | None
         return sorted(positive)[0]
     if unknown or (labelled.scope is not None and rules - labelled.scope):
         return None
+    if labelled.pairs is not None and not any(
+        ontology.is_a(s.type, a) and ontology.is_a(o.type, b) for a, b in labelled.pairs
+    ):
+        return None
     return NONE

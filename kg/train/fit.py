@@ -12,6 +12,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..extract.learned.candidates import judged_key
 from ..extract.learned.combine import may_add
 from ..extract.learned.model import NONE, RelationModel
 from .examples import Example
@@ -22,9 +23,10 @@ C = 0.5  # inverse regularization; chosen on folds of the training data (see doc
 VETOES = (0.0, 0.01, 0.02, 0.03, 0.05)  # "confident it is wrong": 95% at least, as calibrated
 ADDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
 MIN_PRECISION = 0.7  # a threshold that adds facts below this out-of-fold precision adds none
-# firings of a rule in the training data for the model to veto its facts: a construction the data
-# barely holds is one the model cannot judge
+# firings of a rule between two classes' families in the training data for the model to veto its
+# facts between them: a construction the data barely holds is one the model cannot judge
 MIN_RULE = 10
+MIN_RULE_FAMILY = 3  # and of those, firings between the two families of classes the fact joins
 # the add thresholds maximize F-beta: precision weighs twice recall (a wrong fact costs a reader's
 # trust in every other; the rules' precision is what the model must keep)
 BETA = 0.5
@@ -139,7 +141,9 @@ def _counts(
         adds = p >= add and may_add(relation, e.features, use_rules)
         if use_rules and use_model:
             vetoable = judged is None or any(
-                f[2:] in judged for f in e.features if f.startswith(f"R:{relation}:")
+                judged_key(relation, f[3 + len(relation) :], *e.types) in judged
+                for f in e.features
+                if f.startswith(f"R:{relation}:")
             )
             said = (ruled and (p >= veto or not vetoable)) or (not ruled and adds)
         elif use_rules:
@@ -186,7 +190,7 @@ def train(
     # each relation's veto (only where the data has enough of it to judge the rules), then its
     # threshold for facts the rules missed
     veto, add, figures = {}, {}, {}
-    judged = {k for k, n in _rule_firings(examples).items() if n >= MIN_RULE}
+    judged = _judged_rules(examples)
     for relation in relations:
         gold = int(sum(e.label == relation for e in examples))
         best = (
@@ -265,10 +269,27 @@ def train(
     )
 
 
+def _judged_rules(examples: list[Example]) -> set[str]:
+    """The rules the model may veto, by families of classes: fired ``MIN_RULE`` times in the
+    training data, ``MIN_RULE_FAMILY`` of them between the two families."""
+    by_family = _rule_firings(examples)
+    total = Counter()
+    for key, n in by_family.items():
+        total[key.split("|", 1)[0]] += n
+    return {
+        k for k, n in by_family.items() if n >= MIN_RULE_FAMILY and total[k.split("|", 1)[0]] >= MIN_RULE
+    }
+
+
 def _rule_firings(examples: list[Example]) -> Counter:
-    """How often each rule ("relation:rule-id") fired on a candidate of the training data."""
+    """How often each rule fired on a candidate of the training data, by the two classes' families
+    (:func:`~kg.extract.learned.candidates.judged_key`): a rule seen often between a person and an
+    organization is not thereby known between a country and an alliance."""
     return Counter(
-        f[2:] for e in examples for f in set(e.features) if f.startswith("R:") and ":" in f[2:]
+        judged_key(*f[2:].split(":", 1), *e.types)
+        for e in examples
+        for f in set(e.features)
+        if f.startswith("R:") and ":" in f[2:]
     )
 
 

@@ -32,6 +32,21 @@ class Candidate:
         return self.subject.key, self.object.key
 
 
+FAMILIES = ("Person", "PersonGroup", "Country", "Organization", "Location")  # the first that fits
+
+
+@cache
+def family(type_: str) -> str:
+    """The broad class the model judges a rule's facts by: a person, a people, a country, an
+    organization of any kind, another place, else the class itself."""
+    return next((f for f in FAMILIES if ontology.is_a(type_, f)), type_)
+
+
+def judged_key(relation: str, rule: str, subject_type: str, object_type: str) -> str:
+    """How the model's ``rules`` name a rule fired on two classes: "memberOf:member-join|Country>Organization"."""
+    return f"{relation}:{rule}|{family(subject_type)}>{family(object_type)}"
+
+
 @cache
 def fitting(subject_type: str, object_type: str) -> tuple[str, ...]:
     """The relations whose domain and range take the two types."""

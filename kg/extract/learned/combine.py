@@ -1,7 +1,9 @@
 """Rules and model together, on one document's candidate facts before their polarity is checked.
 
 A rule's fact keeps its place (the rules' measured precision is the backbone) unless the model,
-having read the same pair and seen the rule fire often enough in its training data to judge it,
+having read the same pair and seen the rule fire often enough in its training data between
+the same families of classes (a person and an organization, a country and an organization) to
+judge it,
 gives its relation a probability under the model's ``veto``; a fact it judges carries the model's
 calibrated probability as its confidence, any other the rule's own. The model adds the facts of the
 pairs no rule related when its probability of a relation reaches that relation's ``add``
@@ -20,7 +22,7 @@ from ..docindex import sentence_of
 from ..lexicon import Rule
 from ..relations.context import Found
 from ..relations.trace import TRACE, Decision
-from .candidates import candidates, fitting
+from .candidates import candidates, family, fitting, judged_key
 from .features import Classes, features, rule_facts
 from .model import RelationModel
 
@@ -57,8 +59,8 @@ def judge(
         return [] if only else found
     fired = rule_facts(doc, found)
     best: dict[
-        tuple, tuple[float, int, list[str]]
-    ] = {}  # (sentence, subject, relation, object) -> (p, top, features)
+        tuple, tuple[float, int, list[str], tuple[str, str]]
+    ] = {}  # (sentence, subject, relation, object) -> (p, top, features, the two types)
     symmetric = ontology.symmetric_relations()
     for c in pairs:
         names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at, ctx.words)
@@ -71,7 +73,10 @@ def judge(
                 s, o = o, s
             key = (c.sentence, s, relation, o)
             if key not in best or p > best[key][0]:
-                best[key] = (p, top if top is not None else c.subject.start, names)
+                types = (c.subject.type, c.object.type)
+                if (s, o) != c.keys:
+                    types = types[::-1]
+                best[key] = (p, top if top is not None else c.subject.start, names, types)
     out: list[Found] = []
     covered: set[tuple] = set()
     judged = set(model.judged)
@@ -85,13 +90,14 @@ def judge(
             if (
                 key not in best
                 or f.rule.relation not in judged
-                or f"{f.rule.relation}:{f.rule.id}" not in model.rules
+                or judged_key(f.rule.relation, f.rule.id, *best[key][3]) not in model.rules
             ):
                 out.append(
                     f
                 )  # a pair it does not read (a demonym's country), a relation or rule it saw too seldom
                 if trace is not None:
-                    trace.decisions.append(_noted(f, "kept", "unjudged", _unjudged(f, key in best, judged)))
+                    trace.decisions.append(_noted(f, "kept", "unjudged",
+                                                  _unjudged(f, best[key][3] if key in best else None, judged)))
             elif best[key][0] >= model.veto.get(f.rule.relation, 0.0):
                 out.append(Found(f.subject, f.object, f.rule, f.trigger, round(best[key][0], 3)))
                 if trace is not None:
@@ -100,7 +106,7 @@ def judge(
             elif trace is not None:
                 trace.decisions.append(_noted(f, "rejected", "vetoed", "", best[key][0],
                                               model.veto.get(f.rule.relation, 0.0)))
-    for key, (p, top, names) in best.items():
+    for key, (p, top, names, _) in best.items():
         sentence, s, relation, o = key
         other = best.get((sentence, o, relation, s))  # one direction of a pair, the likelier
         if (
@@ -132,12 +138,13 @@ def _noted(f: Found, outcome: str, reason: str, detail: str = "", p: float | Non
                     p, threshold)
 
 
-def _unjudged(f: Found, read: bool, judged: set[str]) -> str:
-    if not read:
+def _unjudged(f: Found, types: tuple[str, str] | None, judged: set[str]) -> str:
+    if types is None:
         return "the model does not read this pair"
     if f.rule.relation not in judged:
         return f"the model's training data holds too few {f.rule.relation} facts to judge it"
-    return f"rule {f.rule.id} fired too seldom in the model's training data to judge it"
+    return (f"rule {f.rule.id} fired too seldom between a {family(types[0])} and a {family(types[1])} in "
+            "the model's training data to judge it")
 
 
 def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:

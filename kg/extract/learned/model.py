@@ -30,7 +30,7 @@ from ...errors import DataError
 from ...resources import ontology_file
 
 FILE = "relations-model.json.gz"
-FORMAT = 1
+FORMAT = 2  # 2: the rules judged by the families of their two classes
 NONE = "none"
 SWITCH = "KG_RELATION_MODEL"  # off: the rules alone; only: the model alone; on (default): both
 MODES = ("on", "off", "only")
@@ -55,7 +55,7 @@ class RelationModel:
     judged: list[str]  # the relations the training data held enough facts of to judge
     rules: dict[
         str, int
-    ]  # "relation:rule-id" -> its firings in the training data, where enough to judge it
+    ]  # "relation:rule-id|Family>Family" -> its firings in the training data, where enough to judge it
     provenance: dict
 
     def probabilities(self, features: list[str]) -> dict[str, float]:
