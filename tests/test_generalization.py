@@ -20,6 +20,17 @@ def test_passive_with_and_without_agent(extract):
 
 
 @pytest.mark.parametrize("text, fact", [
+    ("The Iraqi army, supported by the Coalition, liberated Fallujah from ISIS.", ("iraq-armed-forces", "captured", "fallujah")),
+    ("The Iraqi Security Forces, supported by the Coalition, liberated Mosul from ISIS.",
+     ("iraq-armed-forces", "captured", "mosul")),
+])
+def test_a_clause_the_parser_hung_on_its_subject_keeps_its_subject_and_object(extract, text, fact):
+    """The small model hangs "X, supported by Y, liberated Z" on X as a modifier and takes Z for an
+    adverb: the verb in the past tense on the root noun still has X for subject, Z for object."""
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, fact", [
     ("The Libyan National Army's capture of Benghazi ended a three-year battle.", ("lna", "captured", "benghazi")),
     ("The recapture of Mosul by the Iraqi army was announced in July.", ("iraq-armed-forces", "captured", "mosul")),
     ("An offensive by the Taliban against Afghan forces in Helmand killed dozens.",

@@ -127,6 +127,11 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
             continue
         if (t.dep_ == "acl" and t.tag_ == "VBG") or t.dep_ == "relcl":
             return [t.head]
+        if t.dep_ == "acl" and t.tag_ in ("VBD", "VBZ", "VBP") and t.head.dep_ == "ROOT" \
+                and t.head.pos_ in ("NOUN", "PROPN") and not any(c.dep_ == "agent" for c in kids):
+            # "The Iraqi forces, supported by the Coalition, liberated Mosul": a verb in the past or
+            # present tense hung on the root noun; the parser missed the main clause it heads
+            return [t.head]
         if t.dep_ == "acl" and lemma(t.head) in words.undertaking_nouns:
             # "the campaign to defeat ISIL": whoever wages the campaign
             return undertakers(t.head, words, frozenset(seen))

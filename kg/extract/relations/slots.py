@@ -60,6 +60,9 @@ def _object(ctx: Context, t, rule) -> list:
     if not found and any(c.dep_ == "nsubj" and c.i < t.i for c in kids):
         # "forces recaptured Abu Grein from ...": the parser took the object for a second subject
         found = [c for c in kids if c.dep_ == "nsubj" and c.i > t.i]
+    if not found and t.pos_ == "VERB":
+        # "... liberated Mosul from ISIS": a name right after the verb the parser took for an adverb
+        found = [c for c in kids if c.dep_ in ("advmod", "npadvmod") and c.pos_ == "PROPN" and c.i == t.i + 1]
     if t.dep_ == "relcl":
         relative = ctx.words.relative_pronouns
         if found and found[0].lower_ in relative:
