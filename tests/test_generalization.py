@@ -623,6 +623,23 @@ def test_an_organization_in_of_or_based_in_a_place_is_seated_there(extract, text
     assert fact in extract(text)
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("The Chinese company Huawei won the contract.", ("huawei", "basedIn", "china")),
+    ("Syria's state news agency SANA said the army advanced.", ("sana", "basedIn", "syria")),
+    ("Tehran's state news agency IRNA said the ship was seized.", ("irna", "basedIn", "tehran")),
+])
+def test_a_nationality_or_a_place_on_the_organization_s_kind_seats_it(extract, text, fact):
+    """A nationality or a place on the noun for the organization's kind ("company", "news agency":
+    organization_nouns in words.toml), also where the parser left the noun and the name apart."""
+    assert fact in extract(text)
+
+
+def test_a_nationality_on_a_word_for_a_tie_seats_nothing(extract):
+    for text in ("Hamas, an Iranian proxy, fired rockets at the town.",
+                 "Hezbollah, a Syrian ally, sent fighters to Qusayr."):
+        assert not any(p == "basedIn" for _, p, _ in extract(text)), text
+
+
 def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
     """Troops "in" a country are there, not based there; only a seat verb seats an armed group. A
     place before a name seats it only as the name's own modifier or at the head of a line, never

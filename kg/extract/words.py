@@ -54,6 +54,7 @@ class Words:
     naming_verbs: frozenset[str]
     location_verbs: frozenset[str]
     seat_verbs: frozenset[str]
+    organization_nouns: frozenset[str]
     title_abbreviations: frozenset[str]
     deputy_words: frozenset[str]
     # mentions and names

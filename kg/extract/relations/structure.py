@@ -127,13 +127,26 @@ def nationality(ctx: Context, rule: Rule) -> Iterator[Found]:
         if head.dep_ in ("nsubj", "nsubjpass") and lemma(head.head) in words.copular_verbs:
             # "Hezbollah is a Lebanese ... group"
             described += [c for c in children(head.head) if c.dep_ == "attr"]
+        described += _kind_before(ctx, m)
         for appos in described:
-            if lemma(appos) in words.members or lemma(appos) in words.descriptions:
-                candidates.extend(c for c in children(appos) if c.dep_ in ("amod", "compound", "nmod") and c.i < appos.i)
+            if lemma(appos) in words.members or lemma(appos) in words.descriptions or lemma(appos) in words.organization_nouns:
+                candidates.extend(c for c in children(appos) if c.dep_ in ("amod", "compound", "nmod", "poss") and c.i < appos.i)
         for c in candidates:
             country = ctx.country_of(c) if not stance(c) else None
             if country and country != m.key:
                 yield Found(m.key, country, rule, c.i)
+
+
+def _kind_before(ctx: Context, m: Mention) -> list:
+    """The noun for the organization's kind right before its name, where the parser did not join
+    the two ("Syria's state news agency SANA said": two subjects of "said")."""
+    if m.start == 0:
+        return []
+    noun, head = ctx.doc[m.start - 1], ctx.doc[m.start : m.end].root
+    if noun.pos_ != "NOUN" or lemma(noun) not in ctx.words.organization_nouns or ctx.at.get(noun.i) is not None:
+        return []
+    joined = noun.head.i == head.i or head.head.i == noun.i or (noun.head.i == head.head.i and noun.dep_ == head.dep_)
+    return [noun] if joined else []
 
 
 def location(ctx: Context, rule: Rule) -> Iterator[Found]:
@@ -190,9 +203,10 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
                         places.append((k, c))  # "a London-based monitor"
     if not by_preposition:
         return places
-    # a place named before the name, as its modifier ("the Aleppo city council"; a country so
-    # named is the nationality rule's), or heading the line ("Moscow INTERFAX in English")
-    places += [(c, c) for c in children(head)
+    # a place named before the name, as its modifier or its kind's ("the Aleppo city council",
+    # "Tehran's news agency IRNA"; a country so named is the nationality rule's), or heading the
+    # line ("Moscow INTERFAX in English")
+    places += [(c, c) for holder in (head, *_kind_before(ctx, m)) for c in children(holder)
                if c.dep_ in ("compound", "nmod", "amod", "poss") and c.i < m.start and _in_a_name(ctx, c)]
     before = ctx.at.get(m.start - 1) if m.start > 0 else None
     if before is not None and before.kind == "name" and before.key and (
