@@ -593,6 +593,16 @@ def test_an_organization_or_a_state_under_a_person_is_led_by_them(extract, text,
     assert fact in extract(text)
 
 
+def test_a_side_named_with_whom_it_is_against_fights_them_without_an_attack_event(extraction):
+    """A fighting side named with "against" (lexicon rule attack-against) fights what it is against,
+    a standing relation: no attack happened at "against". A verb "against" says nothing of the kind."""
+    result = extraction("The Saudi-led coalition against the Houthis met in Riyadh.")
+    assert ("saudi-led-coalition", "attacked", "houthis") in {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert not result.events
+    result = extraction("Germany voted against Russia in the Security Council.")
+    assert not any(a.predicate == "attacked" for a in result.assertions)
+
+
 def test_what_is_under_a_law_or_a_group_has_no_leader(extract):
     for text in ("Hamas was designated a terrorist group under the Immigration and Nationality Act.",
                  "Hezbollah fighters fought under the banner of the Syrian army.",

@@ -80,7 +80,7 @@ def events(reading: Reading, document: Document, rules: EventRules | None = None
     frames: dict[tuple[int, str], _Frame] = {}
     one_sided: dict[int, str] = {}
     for token, rule in reading.fired:
-        kind = types.get(rule.relation)
+        kind = types.get(rule.relation) if rule.event else None
         if kind is None or (rule.relation in rules.acts and not _is_act(token, rules.acts[rule.relation], ctx.words)):
             continue
         found = kept.get((token.i, rule.id), [])

@@ -21,7 +21,7 @@ from ..resources import ontology_file
 KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation", "unit", "stance")
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
-          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb"}
+          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 
 
@@ -48,6 +48,9 @@ class Rule:
     # the trigger fires only as the object or subject of one of its light verbs ("took a hard line
     # against X" is no defensive line; "a bomb" is an attack only where it is exploded or goes off)
     only_with_light_verb: bool = False
+    # the rule reads a standing relation, not an event: its facts make no event statement ("the
+    # coalition against Islamic State" fights it; no attack happened at "against")
+    event: bool = True
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,7 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             confidence=float(confidence), pair_subjects=bool(raw.get("pair_subjects", False)),
             subject_types=tuple(raw.get("subject_types", ())), object_types=tuple(raw.get("object_types", ())),
             attempts=bool(raw.get("attempts", False)), only_with_light_verb=bool(raw.get("only_with_light_verb", False)),
+            event=bool(raw.get("event", True)),
         ))
     if not rules:
         raise LexiconError(f"{where}: no rules (kg finds no relation without them; copy kg's own lexicon.toml)")

@@ -305,6 +305,14 @@ def _governor(ctx: Context, t, rule) -> list:
     return subjects(head, ctx.words) if head.pos_ in ("VERB", "AUX") else [head]
 
 
+@slot("named_governor")
+def _named_governor(ctx: Context, t, rule) -> list:
+    """The noun a prepositional phrase attaches to ("the coalition against Islamic State"), never
+    the subject of a verb it attaches to ("voted against the plan")."""
+    head = t.head
+    return [head] if head.i != t.i and head.pos_ in ("NOUN", "PROPN") else []
+
+
 @slot("predicated")
 def _predicated(ctx: Context, t, rule) -> list:
     """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of"."""
