@@ -603,6 +603,26 @@ def test_a_side_named_with_whom_it_is_against_fights_them_without_an_attack_even
     assert not any(a.predicate == "attacked" for a in result.assertions)
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("Anna Berg works for Oxfam in Yemen.", (iri_key("Anna Berg"), "memberOf", "oxfam")),
+    ("A lawyer, John Kemp, representing Acme Corp. spoke to reporters.", ("john-kemp", "memberOf", "acme-corp")),
+    ("Fang Kaitai at the Institute of Applied Mathematics won the prize.",
+     ("fang-kaitai", "memberOf", iri_key("Institute of Applied Mathematics"))),
+    ("Maricopa County Superior Court Judge Lindsay Ellis ordered a new trial.",
+     (iri_key("Lindsay Ellis"), "memberOf", "maricopa-county-superior-court")),
+])
+def test_who_works_for_or_speaks_for_an_organization_is_of_it(extract, text, fact):
+    """Employment by a verb ("works for", "reported for", "representing": rules member-work-for,
+    member-represent), by "at" an institution or a firm, and by a title before the name ("Judge")."""
+    assert fact in extract(text)
+
+
+def test_a_person_at_an_agency_or_an_alliance_is_not_thereby_of_it(extract):
+    for text in ("John Kerry at the United Nations said the talks had failed.",
+                 "Anna Berg works for peace in Yemen."):
+        assert not any(p == "memberOf" for _, p, _ in extract(text)), text
+
+
 def test_what_is_under_a_law_or_a_group_has_no_leader(extract):
     for text in ("Hamas was designated a terrorist group under the Immigration and Nationality Act.",
                  "Hezbollah fighters fought under the banner of the Syrian army.",

@@ -228,21 +228,27 @@ def _bigger_place_after(ctx: Context, token) -> list[str]:
     return [bigger.key] if bigger is not None else []
 
 
+AFFILIATED_AT = frozenset({"Organization", "MediaOrganization", "Facility"})
+
+
 def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
-    """A person's name with the organization or institution it is "of": "Anna Berg of Uppsala
-    University", "Lt. Col. John Smith of the 82nd Airborne Division" (a person of a place is from
-    it: "Smith of Texas" says nothing here)."""
+    """A person's name with the organization or institution it is "of" or "at": "Anna Berg of
+    Uppsala University", "Lt. Col. John Smith of the 82nd Airborne Division", "Fang Kaitai at the
+    Institute of Mathematics" (a person of a place is from it: "Smith of Texas" says nothing here)."""
     doc, relation = ctx.doc, ontology.relations()[rule.relation]
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or m.type != "Person":
             continue
         head = doc[m.start : m.end].root
         for c in children(head):
-            if c.dep_ != "prep" or c.lower_ != "of" or c.i < m.end:
+            if c.dep_ != "prep" or c.lower_ not in ("of", "at") or c.i < m.end:
                 continue
             for p in pobjs(c):
                 for key in ctx.entities_of(p):
-                    if key != m.key and ontology.fits(ctx.type_of(key), relation.range):
+                    # "at" an institution or a firm ("Fang Kaitai at the Institute of Mathematics"),
+                    # not at an agency or an alliance a person may only visit ("Smith at the UN")
+                    if key != m.key and ontology.fits(ctx.type_of(key), relation.range) and (
+                            c.lower_ == "of" or ctx.type_of(key) in AFFILIATED_AT):
                         yield Found(m.key, key, rule, c.i)
 
 
