@@ -670,6 +670,24 @@ def test_a_nationality_on_a_word_for_a_tie_seats_nothing(extract):
         assert not any(p == "basedIn" for _, p, _ in extract(text)), text
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("OW1203114194 Hanoi VNA in English 0930 GMT 12 Mar 94", ("vna", "basedIn", "hanoi")),
+    # NER reads the town and the broadcaster as one name; GeoNames does not list the town
+    ("FL0101120094 Havana Radio Progreso Network in Spanish 1100 GMT 1 Jan 94",
+     ("radio-progreso-network", "basedIn", "havana")),
+])
+def test_a_monitoring_service_s_source_line_names_the_outlet_and_its_city(extraction, text, fact):
+    """A source line ("item number, city, outlet in language, time GMT") names the outlet after the
+    city that heads it, in capitals or as a broadcaster's name, even where NER reads one name."""
+    result = extraction(text)
+    assert fact in {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert {e.type for e in result.entities} == {"Settlement", "MediaOrganization"}
+
+
+def test_a_place_before_a_time_is_no_source_line(extract):
+    assert not any(p == "basedIn" for _, p, _ in extract("Talks in Geneva began at 0900 GMT on Monday."))
+
+
 def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
     """Troops "in" a country are there, not based there; only a seat verb seats an armed group. A
     place before a name seats it only as the name's own modifier or at the head of a line, never
