@@ -98,6 +98,18 @@ def test_a_name_listed_with_as_many_towns_as_regions_takes_the_first_listed_clas
     assert seen == {"Settlement"}
 
 
+def test_a_wire_dateline_is_a_town_in_its_state_and_the_agency_after_it(extraction):
+    """"DAYTON, Ohio (AP) _": the town in capitals NER takes for an organization is a town, and
+    "(AP)" after the state is the agency, not an acronym of the state."""
+    result = extraction("DAYTON, Ohio (AP) _ A fire destroyed a barn on Sunday.")
+    found = {e.label: e for e in result.entities}
+    assert found["DAYTON"].type == "Settlement"
+    assert found["Associated Press"].type == "MediaOrganization"
+    assert ("dayton", "locatedIn", "us-state-ohio") in {(a.subject, a.predicate, a.object) for a in result.assertions}
+    # a firm, a comma and a state mid-sentence is no dateline
+    assert entities(extraction, "Acme Corp., Texas, said sales rose in May.")["Acme Corp."].type == "Organization"
+
+
 def test_a_list_of_people_stays_people(extraction):
     found = entities(extraction, "Ahmed Saleh, Omar Hassan and Karim Nasser met the envoy.")
     assert {found[n].type for n in ("Ahmed Saleh", "Omar Hassan", "Karim Nasser")} == {"Person"}

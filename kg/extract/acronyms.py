@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import cache
 
 from .namekeys import iri_key
+from ..ontology import is_a
 from ..records import Mention
 from .docindex import mention, span_text, tokens
 from .gazetteer import Gazetteer
@@ -111,8 +112,15 @@ def _defined_name(doc, out: list[Mention], mentions: list[Mention], paren: int, 
         if acronym_fits(acronym, words, function_words):
             break
     else:
+        # an acronym that does not spell the name before it stands for that name ("the Syrian
+        # Democratic Forces (QSD)"), unless it names something else: an outlet after a dateline
+        # ("DAYTON, Ohio (AP)"), a place's name never being spelled otherwise
         before = next((m for m in mentions if m.end == end and m.kind == "name"), None)
-        return out, (before if before is not None and before.type != "Person" else None)
+        known = gazetteer.lookup(acronym)
+        if before is None or before.type == "Person" or is_a(before.type, "Location") or (
+                known is not None and known.id != before.gazetteer_id):
+            return out, None
+        return out, before
     covering = [m for m in mentions if m.kind == "name" and m.start < start < m.end and m.end <= end
                 and not any(t.is_punct for t in doc[m.start:start])]
     if covering:  # "U.S. Naval Forces Central Command (NAVCENT)": the whole name NER found

@@ -455,8 +455,10 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, plac
     elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in words.place_heads and t.head.i == m.end:
         place = t.head.lemma_.lower()
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
-            gazetteer.entries[ids[m.end + 1]].type == "Country" and (m.type != "Person" or len(m.text.split()) == 1):
-        place = "town"  # "Gobanale, Somalia"
+            (m.type != "Person" or len(m.text.split()) == 1) and (
+                gazetteer.entries[ids[m.end + 1]].type == "Country" or (
+                    gazetteer.entries[ids[m.end + 1]].type == "Region" and _dateline(doc, m, ids))):
+        place = "town"  # "Gobanale, Somalia"; a dateline: "DAYTON, Ohio", "Lumberton, N.C."
     elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
             any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):
         place = "town"  # "Saraqib lies in Idlib Governorate", "X is located in"
@@ -471,6 +473,16 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, plac
     if place is None:
         return m
     return replace(m, type=words.place_suffixes.get(place, "Settlement"))
+
+
+def _dateline(doc, m: Mention, ids: dict) -> bool:
+    """Whether ``m`` and the region after its comma head a dateline: "DAYTON, Ohio (AP) _",
+    "Lumberton, N.C. --" (the town in capitals, or the line going on with the source or a dash)."""
+    end = m.end + 1
+    while end < len(doc) and ids.get(end) == ids[m.end + 1]:
+        end += 1
+    after = doc[end].text if end < len(doc) else ""
+    return m.text.isupper() or (m.start == doc[m.start].sent.start and after in ("(", "_", "-", "--", "\u2014", ""))
 
 
 def _trim(ent, words: Words) -> tuple[int, int]:
