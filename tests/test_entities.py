@@ -98,6 +98,16 @@ def test_a_name_listed_with_as_many_towns_as_regions_takes_the_first_listed_clas
     assert seen == {"Settlement"}
 
 
+def test_a_region_opening_an_agency_s_name_is_part_of_the_name(extraction):
+    """"the Ohio Department of Health": an organization named after its region, not the region
+    and a "Department of Health" beside it."""
+    result = extraction("Mary Cole of the Ohio Department of Health said the wells were safe.")
+    found = {e.label: e for e in result.entities}
+    assert found["Ohio Department of Health"].type == "GovernmentAgency", sorted(found)
+    assert "Ohio" not in found
+    assert any(a.predicate == "memberOf" for a in result.assertions)
+
+
 def test_a_wire_dateline_is_a_town_in_its_state_and_the_agency_after_it(extraction):
     """"DAYTON, Ohio (AP) _": the town in capitals NER takes for an organization is a town, and
     "(AP)" after the state is the agency, not an acronym of the state."""

@@ -45,9 +45,11 @@ def placed_by_preposition(doc, taken, sentence_of, words: Words, places: Places)
     return found
 
 
-def organization_names(doc, taken, sentence_of, words) -> list[Mention]:
+def organization_names(doc, taken, sentence_of, words, places: frozenset[int] = frozenset()) -> list[Mention]:
     """"Naval Forces Central Command", "Rapid Support Forces": two or more capitalized words NER
-    missed, up to the last that is the word for a kind of organization or unit, typed by it."""
+    missed, up to the last that is the word for a kind of organization or unit, typed by it; a
+    place of ``places`` (the tokens of one-word place names) may open the name ("the Texas
+    Department of Agriculture"), whose mention it then no longer is."""
     heads = (words.organization_heads.keys() - {"republic"}) | words.unit_nouns
 
     def word(i: int) -> bool:
@@ -63,12 +65,19 @@ def organization_names(doc, taken, sentence_of, words) -> list[Mention]:
         last = max((k for k in range(i, end) if doc[k].lower_ in heads), default=None)
         start = i + 1 if doc[i].is_sent_start and last is not None and last - i > 1 and \
             doc[i].lower_ in words.name_prepositions else i
-        if last is not None and 1 <= last - start <= 6:
+        if last is not None and start == i and i - 1 in places and (last > i or (
+                last + 2 < len(doc) and doc[last + 1].lower_ in ("of", "for") and word(last + 2))):
+            start = i - 1  # the place opening the name
+            while last + 2 < len(doc) and doc[last + 1].lower_ in ("of", "for") and word(last + 2):
+                last += 2  # "Department of Agriculture", "Center for Strategic Studies"
+                while word(last + 1):
+                    last += 1
+        if last is not None and 1 <= last - start <= 8:
             text = span_text(doc[start:last + 1])
             if not not_a_name(text, words):
                 found.append(mention(doc, start, last + 1, org_type(text, words), sentence_of))
                 taken.update(range(start, last + 1))
-        i = end
+        i = max(end, last + 1) if last is not None else end
     return found
 
 

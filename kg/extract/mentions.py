@@ -86,6 +86,12 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
             # "Mosul | International Airport": named after the town before it, which NER kept apart
             start -= 1
             mentions = [m for m in mentions if m.start != start]
+        elif start > 0 and start == ent.start and ent.label_ == "ORG" and start - 1 in ids and \
+                gazetteer.entries[ids[start - 1]].type == "Region" and \
+                any(t.lower_ in words.organization_heads for t in doc[start:end]):
+            # "the Ohio | Department of Health": an agency named after its region, which NER kept apart
+            start -= 1
+            mentions = [m for m in mentions if m.start != start]
         if end + 1 < len(doc) and doc[end].lower_ == "of" and \
                 {w.lower() for w in span_text(doc[start:end]).split()} <= words.state_forms:
             end += 1  # "the Hashemite Kingdom" | "of Jordan": the state's long name
@@ -123,7 +129,11 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(placed_by_preposition(doc, taken, sentence_of, words, places))
-    mentions.extend(organization_names(doc, taken, sentence_of, words))
+    # a region opening an organization's name ("the Texas Department of Agriculture"); a country so
+    # placed names its own institution ("Jordan Armed Forces", below), a town is the seat of one
+    regions = frozenset(m.start for m in mentions if m.end - m.start == 1 and m.gazetteer_id and m.type == "Region")
+    named = organization_names(doc, taken, sentence_of, words, regions)
+    mentions = [m for m in mentions if not any(o.start <= m.start and m.end <= o.end for o in named)] + named
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
     mentions.extend(national_institutions(doc, taken, sentence_of, gazetteer, words))
     mentions.extend(listed_names(doc, mentions, taken, sentence_of, words))
