@@ -214,14 +214,14 @@ CONLL04 = {
     "Located_In": ("locatedIn",),
     "Kill": ("attacked",),
 }
-# the classes CoNLL04's five relations join, in kg's classes: Work_For (a person, an organization
-# or an institution), OrgBased_In, Located_In, Live_In (a person, a place) and Kill
+# the classes CoNLL04's relations join where kg has a relation for them, in kg's classes: Work_For
+# (a person, an organization or an institution), OrgBased_In, Located_In and Kill (its Live_In, a
+# person and a place, is no relation of kg's: a president "of" a country there is unannotated)
 CONLL04_PAIRS = (
     ("Person", "Organization"),
     ("Person", "Facility"),
     ("Organization", "Location"),
     ("Location", "Location"),
-    ("Person", "Location"),
     ("Person", "Person"),
 )
 
