@@ -699,6 +699,25 @@ def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
         assert not any(p == "basedIn" for _, p, _ in extract(text)), text
 
 
+def test_they_may_stand_for_a_country_named_by_its_people_not_by_its_name(extract):
+    """"The Afghan people ... their fight": "their" is the people's, so the country's; after a
+    country's bare name "they" stays with the group ("Hezbollah fighters crossed into Syria,
+    where they attacked Qusayr")."""
+    assert ("afghanistan", "attacked", "taliban") in extract(
+        "The Afghan people remain united in their fight against the Taliban.")
+    facts = extract("Hezbollah fighters crossed into Syria, where they attacked Qusayr.")
+    assert not any(s == "syria" and p == "attacked" for s, p, _ in facts)
+
+
+def test_every_place_of_a_list_an_in_closes_lies_there(extract):
+    """"Mosul, Tikrit and Kirkuk in northern Iraq": the middle and first places of the list lie in
+    the region as the last does, wherever the parser hung the "in"."""
+    facts = extract("Clashes erupted in Mosul, Tikrit and Kirkuk in northern Iraq.")
+    for town in ("mosul", "tikrit", "kirkuk"):
+        assert (town, "locatedIn", "iraq") in facts, town
+    assert ("idlib", "locatedIn", "syria") in extract("Strikes hit Idlib or Aleppo in Syria.")
+
+
 def test_a_us_state_after_its_town_holds_it(extract):
     """Wire copy places a town by its state ("Lumberton, N.C.", "San Antonio, Texas"): a US state
     is a region (gazetteer, with the AP abbreviations), and the town lies in it."""

@@ -144,6 +144,16 @@ def _own_phrase(token) -> set[int]:
     return {t.i for t in head.subtree}
 
 
+PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
+
+
+def _a_people(doc, m: Mention) -> bool:
+    """A country named by its people ("the Iraqi people", "Syrians"): "they" may stand for it,
+    as it may not for a country's name."""
+    last = m.text.split()[-1].lower() if m.text.split() else ""
+    return m.type == "Country" and (doc[m.end - 1].tag_ in ("NNS", "NNPS") or last in ("people", "peoples"))
+
+
 def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer, loaded_words, exclude):
     scores: dict[str, float] = defaultdict(float)
     latest: dict[str, Mention] = {}
@@ -153,7 +163,7 @@ def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer,
             break
         if m.start in exclude or sentence - m.sentence > window:
             continue
-        if not any(is_a(m.type, t) for t in types):
+        if not any(is_a(m.type, t) for t in types) and not (token.lower_ in PLURAL_PRONOUNS and _a_people(token.doc, m)):
             continue
         weight = 1.0 if m.sentence == sentence else 0.5 ** (sentence - m.sentence)
         if token.doc[m.end - 1].dep_ in SUBJECT_DEPS:

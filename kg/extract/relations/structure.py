@@ -307,6 +307,13 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
         nxt = ctx.at.get(at)
         if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -9) >= RANK[m.type]:
             yield Found(m.key, nxt.key, rule, m.end)
+            # "Mosul, Tikrit and Kirkuk in northern Iraq", "Idlib or Aleppo in Syria": every place
+            # of the list the "in" closes lies there (the parser hangs it on one of them)
+            for c in head.conjuncts:
+                other = ctx.at.get(c.i)
+                if other is not None and other.kind == "name" and other.key and other.type == m.type \
+                        and c.i < head.i and other.key != nxt.key:
+                    yield Found(other.key, nxt.key, rule, m.end)
     # "Ras Baalbek, Lebanon": a place, a comma, a bigger place, and no list going on
     nxt = _bigger_place_after_comma(ctx, m)
     if nxt is not None:
