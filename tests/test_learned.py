@@ -192,6 +192,14 @@ def test_a_broken_model_file_is_an_error_naming_it(tmp_path, content):
         learned.read(path)
 
 
+def test_a_model_of_an_older_format_says_to_retrain_it(tmp_path):
+    path = tmp_path / learned.FILE
+    path.write_bytes(gzip.compress(json.dumps({"format": 1, "classes": ["none"]}).encode()))
+    with pytest.raises(DataError) as raised:
+        learned.read(path)
+    assert "format 1, expected 2" in str(raised.value) and "kg train" in str(raised.value)
+
+
 def test_the_model_adds_no_fact_to_a_pair_the_rules_read_nor_an_event_beside_them():
     assert not may_add("memberOf", ["T:Person>Organization", "R:leaderOf"])
     assert not may_add("memberOf", ["T:Person>Organization", "RR:attacked"])

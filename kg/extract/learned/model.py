@@ -120,7 +120,8 @@ def from_json(raw: dict, where: str) -> RelationModel:
             provenance=dict(raw.get("provenance", {})),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise DataError(f"{where}: not a relation model of kg ({exc})") from None
+        raise DataError(f"{where}: not a relation model of kg ({exc})",
+                        hint="rebuild it with kg train, as docs/model.md shows") from None
 
 
 def read(path: str | Path) -> RelationModel:
