@@ -330,25 +330,32 @@ def test_training_on_what_cannot_teach_is_one_line_naming_the_input(tmp_path):
 # ------------------------------------------------------- what a partly annotated source teaches
 
 
+def _conll04(folder: Path, tokens: list[str], entities: list[tuple[str, int, int]], relations: list[tuple[str, int, int]]):
+    """One sentence of our own in CoNLL04's SpERT form, read as kg's training reads it."""
+    from kg.train import data
+
+    sentence = {
+        "tokens": tokens,
+        "entities": [{"type": t, "start": s, "end": e} for t, s, e in entities],
+        "relations": [{"type": t, "head": h, "tail": d} for t, h, d in relations],
+    }
+    path = folder / "conll04.json"
+    path.write_text(json.dumps([sentence]), encoding="utf-8")
+    return data.conll04(path)
+
+
 def test_a_conll04_pair_of_classes_it_never_relates_is_left_out_not_taught_as_none(tmp_path):
     """CoNLL04 relates a person to an organization, never a country to one: "Norway joined the
     alliance" there is unannotated, not a non-fact (kg's memberOf takes a state in an alliance)."""
-    from kg.train import data, examples
+    from kg.train import examples
 
-    tokens = ["Anna", "Berg", "of", "Acme", "Corp.", "said", "Norway", "joined", "NATO", "in", "1949", "."]
-    sentence = {
-        "tokens": tokens,
-        "entities": [
-            {"type": "Peop", "start": 0, "end": 2},
-            {"type": "Org", "start": 3, "end": 5},
-            {"type": "Loc", "start": 6, "end": 7},
-            {"type": "Org", "start": 8, "end": 9},
-        ],
-        "relations": [{"type": "Work_For", "head": 0, "tail": 1}],
-    }
-    path = tmp_path / "mine.json"
-    path.write_text(json.dumps([sentence]), encoding="utf-8")
-    labelled = {(e.types, e.label) for e in examples.examples(data.conll04(path))}
+    documents = _conll04(
+        tmp_path,
+        ["Anna", "Berg", "of", "Acme", "Corp.", "said", "Norway", "joined", "NATO", "in", "1949", "."],
+        [("Peop", 0, 2), ("Org", 3, 5), ("Loc", 6, 7), ("Org", 8, 9)],
+        [("Work_For", 0, 1)],
+    )
+    labelled = {(e.types, e.label) for e in examples.examples(documents)}
     assert (("Person", "Organization"), "memberOf") in labelled
     assert not any(types[0] == "Country" for types, _ in labelled), labelled
 
@@ -414,22 +421,10 @@ def test_the_shipped_model_keeps_a_state_joining_an_alliance(extraction):
 def test_conll04_s_dateline_agency_is_taught_as_no_seat(tmp_path):
     """CoNLL04 writes OrgBased_In for "DAYTON , Ohio ( AP )"; kg's guidelines do not (the story
     was filed there): the pair is taught as none, not as basedIn."""
-    from kg.train import data
-
-    tokens = ["DAYTON", ",", "Ohio", "(", "AP", ")", "_", "A", "fire", "destroyed", "a", "barn", "."]
-    sentence = {
-        "tokens": tokens,
-        "entities": [
-            {"type": "Loc", "start": 0, "end": 1},
-            {"type": "Loc", "start": 2, "end": 3},
-            {"type": "Org", "start": 4, "end": 5},
-        ],
-        "relations": [
-            {"type": "OrgBased_In", "head": 2, "tail": 0},
-            {"type": "Located_In", "head": 0, "tail": 1},
-        ],
-    }
-    path = tmp_path / "dateline.json"
-    path.write_text(json.dumps([sentence]), encoding="utf-8")
-    (document,) = data.conll04(path)
+    (document,) = _conll04(
+        tmp_path,
+        ["DAYTON", ",", "Ohio", "(", "AP", ")", "_", "A", "fire", "destroyed", "a", "barn", "."],
+        [("Loc", 0, 1), ("Loc", 2, 3), ("Org", 4, 5)],
+        [("OrgBased_In", 2, 0), ("Located_In", 0, 1)],
+    )
     assert [label.predicates for label in document.labels] == [("locatedIn",)]

@@ -150,8 +150,8 @@ PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
 def _a_people(doc, m: Mention) -> bool:
     """A country named by its people ("the Iraqi people", "Syrians"): "they" may stand for it,
     as it may not for a country's name."""
-    last = m.text.split()[-1].lower() if m.text.split() else ""
-    return m.type == "Country" and (doc[m.end - 1].tag_ in ("NNS", "NNPS") or last in ("people", "peoples"))
+    return m.type == "Country" and (doc[m.end - 1].tag_ in ("NNS", "NNPS")
+                                    or m.text.lower().rsplit(" ", 1)[-1] in ("people", "peoples"))
 
 
 def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer, loaded_words, exclude):

@@ -54,6 +54,9 @@ def organization_names(doc, taken, sentence_of, words, places: frozenset[int] = 
 
     def word(i: int) -> bool:
         return i < len(doc) and i not in taken and doc[i].pos_ == "PROPN" and doc[i].text[:1].isupper()
+
+    def goes_on(k: int) -> bool:  # "Department | of Agriculture", "Center | for Strategic Studies"
+        return k + 2 < len(doc) and doc[k + 1].lower_ in ("of", "for") and word(k + 2)
     found, i = [], 0
     while i < len(doc):
         if not word(i) or (i > 0 and word(i - 1)):
@@ -65,11 +68,10 @@ def organization_names(doc, taken, sentence_of, words, places: frozenset[int] = 
         last = max((k for k in range(i, end) if doc[k].lower_ in heads), default=None)
         start = i + 1 if doc[i].is_sent_start and last is not None and last - i > 1 and \
             doc[i].lower_ in words.name_prepositions else i
-        if last is not None and start == i and i - 1 in places and (last > i or (
-                last + 2 < len(doc) and doc[last + 1].lower_ in ("of", "for") and word(last + 2))):
+        if last is not None and start == i and i - 1 in places and (last > i or goes_on(last)):
             start = i - 1  # the place opening the name
-            while last + 2 < len(doc) and doc[last + 1].lower_ in ("of", "for") and word(last + 2):
-                last += 2  # "Department of Agriculture", "Center for Strategic Studies"
+            while goes_on(last):
+                last += 2
                 while word(last + 1):
                     last += 1
         if last is not None and 1 <= last - start <= 8:

@@ -82,15 +82,13 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
         if end < len(doc) and doc[end - 1].lower_ in words.unit_nouns and doc[end].text[:1].isupper() \
                 and (doc[end].like_num or doc[end].pos_ == "NUM") and end not in taken:
             end += 1  # "Explosive Ordnance Disposal Mobile Unit Two", "Carrier Strike Group Eight"
-        if start > 0 and doc[start - 1].ent_type_ == "GPE" and doc[start - 1].pos_ == "PROPN" and \
-                doc[end - 1].lower_ in words.place_suffixes and doc[end - 1].text[:1].isupper():
-            # "Mosul | International Airport": named after the town before it, which NER kept apart
-            start -= 1
-            mentions = [m for m in mentions if m.start != start]
-        elif start > 0 and start == ent.start and ent.label_ == "ORG" and start - 1 in ids and \
-                gazetteer.entries[ids[start - 1]].type == "Region" and \
-                any(t.lower_ in words.organization_heads for t in doc[start:end]):
-            # "the Ohio | Department of Health": an agency named after its region, which NER kept apart
+        # named after the place before it, which NER kept apart: "Mosul | International Airport",
+        # "the Ohio | Department of Health" (an agency after its region)
+        if start > 0 and ((doc[start - 1].ent_type_ == "GPE" and doc[start - 1].pos_ == "PROPN" and
+                           doc[end - 1].lower_ in words.place_suffixes and doc[end - 1].text[:1].isupper()) or (
+                start == ent.start and ent.label_ == "ORG" and start - 1 in ids and
+                gazetteer.entries[ids[start - 1]].type == "Region" and
+                any(t.lower_ in words.organization_heads for t in doc[start:end]))):
             start -= 1
             mentions = [m for m in mentions if m.start != start]
         if end + 1 < len(doc) and doc[end].lower_ == "of" and \

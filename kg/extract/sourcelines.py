@@ -47,10 +47,10 @@ def source_line_names(doc, mentions: list[Mention], taken: set[int], sentence_of
         if not any(m.start == start and m.end == place_end for m in out):
             if any(j in taken for j in range(start, place_end)):
                 continue
-            entry = gazetteer.lookup(span_text(doc[start:place_end]))
-            out.append(mention(doc, start, place_end, entry.type if entry else _known_place(
-                span_text(doc[start:place_end]), gazetteer, places) or "Settlement", sentence_of,
-                gazetteer_id=entry.id if entry else None))
+            text = span_text(doc[start:place_end])
+            entry = gazetteer.lookup(text)
+            kind = entry.type if entry else "Country" if places.country(text) else "Settlement"
+            out.append(mention(doc, start, place_end, kind, sentence_of, gazetteer_id=entry.id if entry else None))
         entry = gazetteer.lookup(span_text(doc[place_end:i]))
         out.append(mention(doc, place_end, i, entry.type if entry else "MediaOrganization", sentence_of,
                            gazetteer_id=entry.id if entry else None))

@@ -188,18 +188,14 @@ def re3d_source(source: Path) -> list[Labelled]:
                 docs[doc].labels.append(Label(s, o, RE3D_NEAR[r["type"]], "optional", region))
             continue
         relation, sources, targets, either_way = re3d.MAPPING[r["type"]]
-        if (
-            types.get((doc, r["sourceBegin"], r["sourceEnd"])) not in sources
-            or types.get((doc, r["targetBegin"], r["targetEnd"])) not in targets
-        ):
-            # the mapping leaves out these classes ("CoLocated" of an organization: kg's basedIn,
-            # not scored), but re3d says the two are related: not a non-fact
-            docs[doc].labels.append(Label(s, o, (relation,), "optional", region))
-            continue
-        docs[doc].labels.append(Label(s, o, (relation,), "required", region))
-        if (
-            either_way and relation == "attacked"
-        ):  # re3d's FightingAgainst: the other way is not said
+        # classes the mapping leaves out ("CoLocated" of an organization: kg's basedIn, not scored)
+        # are still related in re3d's eyes: the pair is not a non-fact
+        mapped = (
+            types.get((doc, r["sourceBegin"], r["sourceEnd"])) in sources
+            and types.get((doc, r["targetBegin"], r["targetEnd"])) in targets
+        )
+        docs[doc].labels.append(Label(s, o, (relation,), "required" if mapped else "optional", region))
+        if mapped and either_way and relation == "attacked":  # re3d's FightingAgainst: the other way is not said
             docs[doc].labels.append(Label(o, s, (relation,), "optional", region))
     return list(docs.values())
 
