@@ -57,8 +57,10 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer, words
             continue
         kind, types, described = reference
         window = PRONOUN_WINDOW if kind == "pronoun" else DESCRIPTION_WINDOW
-        antecedent = _best_antecedent(token, sent_index[token.i], types, described, window, by_start,
-                                      gazetteer, loaded_words, exclude=_own_phrase(token))
+        antecedent = _supported(token, types, by_start, words) if kind == "pronoun" else None
+        if antecedent is None:
+            antecedent = _best_antecedent(token, sent_index[token.i], types, described, window, by_start,
+                                          gazetteer, loaded_words, exclude=_own_phrase(token))
         if antecedent is None:
             continue
         mention = replace(antecedent, start=token.i, end=token.i + 1, start_char=token.idx,
@@ -108,6 +110,26 @@ def _affiliation(doc, person: Mention, mentions: list[Mention], words: Words) ->
                         and is_a(o.type, "Organization")), None)
             if org is not None:
                 return org
+    return None
+
+
+def _supported(token, types, mentions: list[Mention], words: Words) -> Mention | None:
+    """Whose "its" / "their" it is after a verb of support: its object's ("Canada supports the
+    Afghan government in its fight against the Taliban", "helped Nigeria in their war"), not the
+    subject's, which the sentence's weighting would choose."""
+    if token.dep_ != "poss" or token.head.dep_ != "pobj" or token.head.head.dep_ != "prep":
+        return None
+    verb = token.head.head.head
+    if verb.dep_ == "dobj":  # the phrase hangs on the object: "supports the government in its fight"
+        verb = verb.head
+    if verb.pos_ != "VERB" or verb.lemma_.lower() not in words.object_control_verbs:
+        return None
+    for obj in children(verb):
+        if obj.dep_ != "dobj":
+            continue
+        m = next((m for m in mentions if m.start <= obj.i < m.end), None)
+        if m is not None and any(is_a(m.type, t) for t in types):
+            return m
     return None
 
 

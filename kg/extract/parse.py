@@ -105,6 +105,12 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
             subj = [c for c in subj if c.i < t.i] or subj
         if subj:
             return [t.head] if subj[0].lower_ in relative and t.dep_ == "relcl" else subj
+        if t.tag_ in ("VBD", "VBZ", "VBP"):
+            # "The Iraqi army retook Ramadi": the small model hangs the name before a finite verb on
+            # it as a compound, as if the verb were a noun
+            named = [c for c in kids if c.dep_ == "compound" and c.pos_ == "PROPN" and c.i < t.i]
+            if named:
+                return named[-1:]
         if any(c.dep_ in ("nsubjpass", "auxpass") for c in kids):
             return agents(t)  # a passive clause: the logical subject is the by-phrase, if any
         if t.dep_ == "xcomp" and lemma(t.head) in words.object_control_verbs:

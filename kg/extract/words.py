@@ -67,6 +67,7 @@ class Words:
     not_names: frozenset[str]
     weapon_names: frozenset[str]
     instrument_heads: frozenset[str]
+    war_heads: frozenset[str]
     name_modifiers: frozenset[str]
     generic_organizations: frozenset[str]
     unit_nouns: frozenset[str]

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from .context import Context
 
 
-def entities_of(ctx: Context, token, seen: frozenset[int] = frozenset()) -> list[str]:
-    """The entity keys ``token`` stands for, following coordination."""
+def entities_of(ctx: Context, token, seen: frozenset[int] = frozenset(), alone: bool = False) -> list[str]:
+    """The entity keys ``token`` stands for, following coordination (``alone``: not)."""
     keys: list[str] = []
     # "Ansar Dine and other Islamist groups": the others are not Ansar Dine
-    others = any(c.dep_ == "amod" and c.lower_ == "other" for c in children(token))
+    others = alone or any(c.dep_ == "amod" and c.lower_ == "other" for c in children(token))
     members = [token] if others else [token, *token.conjuncts]
     own = ctx.at.get(token.i)
     for c in children(token):

@@ -45,9 +45,9 @@ class Context:
         entry = self.gazetteer.entries.get(key)  # a country known only by its demonym ("Syrian")
         return entry.type if entry else "Entity"
 
-    def entities_of(self, token, seen: frozenset[int] = frozenset()) -> list[str]:
+    def entities_of(self, token, seen: frozenset[int] = frozenset(), alone: bool = False) -> list[str]:
         """The entity keys ``token`` stands for (see :mod:`kg.extract.relations.arguments`)."""
-        return arguments.entities_of(self, token, seen)
+        return arguments.entities_of(self, token, seen, alone)
 
     def country_of(self, token) -> str | None:
         """The country a token names, as a name ("Syria's") or a demonym ("Syrian")."""

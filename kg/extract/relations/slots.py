@@ -190,6 +190,19 @@ def _light_preposition(ctx: Context, t, rule, word: str) -> list:
     return prep_objects(verb, word, gapping=True) if verb is not None else []
 
 
+@slot("opponent_with")
+def _opponent_with(ctx: Context, t, rule) -> list:
+    """Whom a war or a clash is "with" ("Israel's war with Hezbollah", "fought a border war with
+    Eritrea"), on the noun or its light verb; none where it is also "against" someone, which makes
+    the "with" a partner ("fought the war with the Northern Alliance against the Taliban")."""
+    verb = light_verb(t, rule.light_verbs, ctx.words)
+    holders = [t] if verb is None else [t, verb]
+    found = [p for h in holders for p in prep_objects(h, "with")]
+    if any(prep_objects(h, "against") for h in holders + found):  # the parser may hang it on the partner
+        return []
+    return found
+
+
 @slot("modifier")
 def _modifier(ctx: Context, t, rule) -> list:
     if t.dep_ not in ("amod", "compound"):

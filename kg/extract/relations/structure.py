@@ -190,6 +190,8 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
     by_preposition = m.type in SEATED_BY_PREPOSITION
     # the name, and a common noun set beside it ("Acme, a firm based in Lyon")
     holders = [head, *(c for c in children(head) if c.dep_ == "appos" and c.pos_ == "NOUN")]
+    if doc[m.end - 1].i != head.i:  # "the Institute of Zoology of Kunming": hung on the name's last word
+        holders.append(doc[m.end - 1])
     places = []
     for holder in holders:
         for c in children(holder):
@@ -324,7 +326,8 @@ def _after_in(doc, end: int) -> int | None:
     """The word after an "in" at ``end`` (past a "the"), where the text goes on that way."""
     if end + 1 < len(doc) and doc[end].lower_ == "in":
         at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
-        return at if at < len(doc) else None
+        # "the government in its fight": a possessive pronoun names whose fight, not a seat
+        return at if at < len(doc) and doc[at].tag_ != "PRP$" else None
     return None
 
 
@@ -414,4 +417,3 @@ def stances(ctx: Context, rule: Rule) -> Iterator[Found]:
             for aim in aims:
                 if side != aim:
                     yield Found(side, aim, rule, token.i)
-

@@ -93,8 +93,11 @@ def _entities(ctx: Context, trigger, slot: str, rule: Rule) -> list[str]:
     own = ctx.at.get(trigger.i)  # a named trigger ("Operation Olive Branch") is none of its own arguments
     itself = own.key if own is not None else None
     keys: list[str] = []
+    # "Jaysh al-Ahrar (an Ahrar al-Sham faction), Jabhat Fateh al-Sham, ...": a singular noun in
+    # apposition describes the name it is set beside, not the others of its list
+    alone = slot == "predicated" and trigger.dep_ == "appos" and trigger.tag_ == "NN"
     for token in fill(ctx, trigger, slot, rule):
-        keys.extend(k for k in ctx.entities_of(token) if k not in keys and k != itself)
+        keys.extend(k for k in ctx.entities_of(token, alone=alone) if k not in keys and k != itself)
     return keys
 
 
