@@ -10,7 +10,9 @@ dictionaries and GeoNames, so that new names keep turning up as it grows. What i
 1. throughput on ``--sample`` articles: ``kg build`` with its defaults against raw spaCy
    ``nlp.pipe`` with as many processes as the machine has cores (same model, batch 16, both
    timed from start-up, kg's cache of its derived data made before, as by a first run); ``kg build -p 1`` and ``-p 2`` against each other (and raw spaCy's 1);
-   each run twice, interleaved, the faster kept;
+   ``kg build --workers N`` (a local Dask cluster of as many workers as the machine has cores)
+   against the defaults' local pool, where Dask is installed; each run twice, interleaved, the
+   faster kept;
 2. a rebuild of the unchanged corpus against the first build, and that it imports no spaCy;
 3. peak memory of a build of ``--articles`` against one of a fifth of them: the process's peak
    resident memory and, in builds of the same inputs under tracemalloc, kg's own peak Python
@@ -67,6 +69,7 @@ TARGETS = {
     "serial_fraction": ("<=", 0.05), "serial_fraction_sample": ("info", None), "first_write_batches": ("<=", 2.0),
     "writer_cpu_per_1000": ("info", None), "worker_cpu_per_word_vs_raw": ("info", None),
     "projected_16_vs_raw": (">=", 0.80), "projected_64_vs_raw": ("info", None),
+    "dask_vs_pool": ("<=", 1.15),
 }
 PROJECTED = (16, 64)  # cores the Amdahl projection is made for
 
@@ -121,7 +124,9 @@ if trace:
     tracemalloc.start()
     os.environ["KG_TRACE_HEAP"] = "1"  # and the events merge's, in its child (kg.derive.offload)
 import kg
-corpus, limit, n_process, store = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) or None, sys.argv[4]
+corpus, limit, processes, store = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+# processes: N a pool of N, 0 kg's defaults, -N a local Dask cluster of N workers
+n_process, workers = (processes or None, None) if processes >= 0 else (None, -processes)
 if limit:
     import itertools, os
     cut = store + ".jsonl"
@@ -164,7 +169,8 @@ def on_write(written):
         timeline.update(first_write_s=time.perf_counter() - start, first_write_docs=received)
 
 start, cpu = time.perf_counter(), time.process_time()
-report = kg.build([corpus], store=store, n_process=n_process, on_document=on_document, on_write=on_write)
+report = kg.build([corpus], store=store, n_process=n_process, workers=workers, on_document=on_document,
+                  on_write=on_write)
 seconds = time.perf_counter() - start
 timeline["process_cpu_s"] = time.process_time() - cpu
 print(json.dumps({"seconds": seconds, "timeline": timeline, "added": report.added, "skipped": report.skipped, "quads": report.quads,
@@ -434,6 +440,8 @@ def main() -> None:
         # second), which in one order weighs most on the last run of each round, kg's defaults
         runs = (("raw_1p", RAW, "1"), ("raw_cores", RAW, str(cores)), ("build_1p", BUILD, "1"),
                 ("build_2p", BUILD, "2"), ("build_default", BUILD, "0"))
+        if _has_dask():  # a local Dask cluster of as many workers as the defaults' pool has cores
+            runs += (("build_dask", BUILD, str(-cores)),)
         for round_ in range(2):
             for name, code, processes in runs if round_ == 0 else reversed(runs):
                 extra = (str(work / f"{name}-{round_}"),) if code is BUILD else ()
@@ -445,11 +453,15 @@ def main() -> None:
         results["build_default_vs_raw"] = seconds["raw_cores"] / seconds["build_default"]
         results["build_vs_raw_1p"] = seconds["raw_1p"] / seconds["build_1p"]
         results["kg_2p_vs_1p"] = seconds["build_1p"] / seconds["build_2p"]
+        if "build_dask" in results:
+            results["dask_vs_pool"] = results["build_dask"]["seconds"] / seconds["build_default"]
         results["raw_2p_vs_1p"] = seconds["raw_1p"] / seconds["raw_cores"]
         results.update(where_time_goes(results))
         if args.only == "throughput":
             (out / "throughput.json").write_text(json.dumps(results, indent=1))
-            for key in ("build_default_vs_raw", "build_vs_raw_1p", "kg_2p_vs_1p", "raw_2p_vs_1p"):
+            for key in ("build_default_vs_raw", "build_vs_raw_1p", "kg_2p_vs_1p", "raw_2p_vs_1p", "dask_vs_pool"):
+                if key not in results:
+                    continue
                 print(f"{key}: {results[key]:.3f}")
             print("\n".join(timeline_rows(results)))
             return
@@ -500,6 +512,13 @@ def main() -> None:
     (out / "table.md").write_text(table + "\n")
     print(table)
     chart(results, out / "chart.png")
+
+
+def _has_dask() -> bool:
+    """Whether ``kg build --workers`` can run here (Dask is kg's optional extra ``cluster``)."""
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
 
 
 def serial_fraction(build: dict) -> float | None:
@@ -615,7 +634,8 @@ def report(r: dict) -> str:
                  f"articles, {r['cores']} cores"),
              (f"words/s: raw nlp.pipe 1 process {wps['raw_1p']:,.0f}, {r['cores']} processes {wps['raw_cores']:,.0f}; "
              f"kg build -p 1 {wps['build_1p']:,.0f}, -p 2 {wps['build_2p']:,.0f}, defaults "
-             f"{wps['build_default']:,.0f} ({r['build_default']['processes']} processes chosen)"),
+             f"{wps['build_default']:,.0f} ({r['build_default']['processes']} processes chosen)"
+             + (f", through Dask {r['raw_1p']['words'] / r['build_dask']['seconds']:,.0f}" if "build_dask" in r else "")),
              (f"full build: {full['seconds']:.0f} s; unchanged rebuild {again['seconds']:.2f} s "
              f"({'imports' if again['spacy'] else 'no'} spaCy)"),
              f"entities: {full['entities']:,} at {full['added']:,} articles, {part['entities']:,} at {part['added']:,}",
