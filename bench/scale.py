@@ -541,10 +541,10 @@ def amdahl(build: dict, raw: dict, start: dict, scale: float = 1.0) -> dict | No
     CPU in one process / n, times ``scale`` (the build's words over raw spaCy's). Additive, as
     Amdahl's law is, though the writing runs beside the workers; ``overlapped`` has it wholly
     beside them (the slower of the two, then the tail), which is nearer what 2 cores measure;
-    ``threads_vs_raw`` counts as serial only the writing process's main thread (receiving the
-    results, the derivation) and spreads the rest of its CPU, the store's loads and RocksDB's
-    compactions on their own threads (a pool Oxigraph sizes by the machine's cores), over the
-    cores with the workers' work."""
+    ``threads_vs_raw`` counts as serial only the writing process's main thread until the last
+    document (receiving the results) and the tail after it (the derivation), and spreads the rest
+    of its CPU, the store's loads and RocksDB's compactions on their own threads (a pool Oxigraph
+    sizes by the machine's cores), over the cores with the workers' work."""
     timeline, processes = build["timeline"], build.get("processes") or 1
     if timeline["workers_cpu_s"] is None or timeline["last_result_s"] is None:
         return None
@@ -558,8 +558,8 @@ def amdahl(build: dict, raw: dict, start: dict, scale: float = 1.0) -> dict | No
     def kg_s(n: int) -> float:
         return serial + start["seconds"] + work / n
 
-    def kg_threads_s(n: int) -> float | None:
-        return None if main is None else main + tail + start["seconds"] + (work + threads) / n
+    def kg_threads_s(n: int) -> float:
+        return main + tail + start["seconds"] + (work + threads) / n
 
     def raw_s(n: int) -> float:
         return raw["load_s"] + raw_work / n
