@@ -675,6 +675,11 @@ def test_a_nationality_on_a_word_for_a_tie_seats_nothing(extract):
     # NER reads the town and the broadcaster as one name; GeoNames does not list the town
     ("FL0101120094 Havana Radio Progreso Network in Spanish 1100 GMT 1 Jan 94",
      ("radio-progreso-network", "basedIn", "havana")),
+    # a periodical's line: an item number of another form, the date after the language
+    ("95FE0112A Lima EL COMERCIO in Spanish 4 Jan 95 p A4", ("elcomercio", "basedIn", "lima")),
+    # the line alone, as a report's heading repeats it
+    ("Nairobi DAILY NATION", ("daily-nation", "basedIn", "nairobi")),
+    ("Sofia Radio Horizont Network", ("radio-horizont-network", "basedIn", "sofia")),
 ])
 def test_a_monitoring_service_s_source_line_names_the_outlet_and_its_city(extraction, text, fact):
     """A source line ("item number, city, outlet in language, time GMT") names the outlet after the
@@ -686,6 +691,20 @@ def test_a_monitoring_service_s_source_line_names_the_outlet_and_its_city(extrac
 
 def test_a_place_before_a_time_is_no_source_line(extract):
     assert not any(p == "basedIn" for _, p, _ in extract("Talks in Geneva began at 0900 GMT on Monday."))
+
+
+@pytest.mark.parametrize("text", ["Kabul Afghanistan", "Taliban Seize Kunduz", "Baghdad Car Bomb Kills Nine", "By JOHN SMITH",
+                                  "Police in Kabul said 12 people died on Monday."])
+def test_a_short_capitalized_line_is_no_source_line_without_an_outlet(extract, text):
+    """A line alone is a source line only where the words after its place name an outlet: in
+    capitals or a broadcaster's; two places or a headline seat nothing."""
+    assert not any(p == "basedIn" for _, p, _ in extract(text)), text
+
+
+def test_a_source_line_s_language_is_no_seat(extract):
+    """"in Russian" after the outlet is its language, not a country it is based in, even where NER
+    takes the word for a place."""
+    assert extract("PM1204081594 Minsk ZVYAZDA in Russian 12 Apr 94 p 2") == {("zvyazda", "basedIn", "minsk")}
 
 
 def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
@@ -749,6 +768,27 @@ def test_a_person_of_an_organization_or_an_institution_belongs_to_it(extract, te
     """A person's name "of" an organization or an institution (lexicon rule member-of-name), and a
     reporter's or a researcher's title (member-title) make the person a member of it."""
     assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Peter Lund, a geologist at the Institute of Botany, said the samples were lost.",
+     ("peter-lund", "memberOf", iri_key("Institute of Botany"))),
+    ("Sara Nilsen is an epidemiologist with the World Health Organization.",
+     ("sara-nilsen", "memberOf", "world-health-organization")),
+])
+def test_a_noun_that_describes_a_person_at_or_with_an_organization_makes_them_of_it(extract, text, fact):
+    """What a person is, said in apposition or after "is" with "at" or "with" an organization
+    (member-of-name): not only the titles of the lexicon ("a geologist", "an epidemiologist")."""
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Omar Saleh, a patient at Al-Shifa Hospital, said he had been shot.",
+    "Lena Berg, a visitor at the Swedish Embassy, was detained for a day.",
+    "Ivan Petrov, a critic of the Kremlin, was arrested in Moscow.",
+])
+def test_a_visitor_a_patient_or_a_critic_is_no_member(extract, text):
+    assert not any(p == "memberOf" for _, p, _ in extract(text)), text
 
 
 def test_a_person_of_a_place_is_no_member_of_it(extract):

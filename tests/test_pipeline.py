@@ -85,3 +85,22 @@ def test_the_first_results_reach_the_store_in_a_small_batch(tmp_path):
     assert written[0] == FIRST_WRITE and written[-1] == 40
     sizes = [b - a for a, b in zip([0, *written], written)]
     assert all(size > 0 for size in sizes) and len(written) >= 2
+
+
+@pytest.mark.slow
+def test_a_parse_left_early_ends_its_worker_processes():
+    """A reader that stops early (its next step failed, as a rule did in `kg train -p 2`) closes
+    the parse, and the parser's worker processes end: spaCy's clean-up joins them, which hung
+    while a worker was still sending a batch nobody would read."""
+    import multiprocessing
+
+    from kg.extract import nlp
+
+    texts = [f"Talks on the {n}th ceasefire began in Geneva on Monday, and the envoys of both sides said they"
+             " would meet again in Vienna before the end of the month to sign it." for n in range(2000)]
+    before = set(multiprocessing.active_children())
+    parsed = nlp.parse(texts, n_process=2, batch_size=4)
+    first = next(parsed)
+    assert "Geneva" in first.text
+    parsed.close()
+    assert not set(multiprocessing.active_children()) - before

@@ -29,7 +29,18 @@ def test_ready_query_gives_its_expected_answer(name, example_store):
     got = list(csv.reader(io.StringIO(format_result(result, "csv"))))
     want = list(csv.reader((EXPECTED / f"{name}.csv").open(encoding="utf-8")))
     assert got[0] == want[0], "the columns"
-    assert sorted(got[1:]) == sorted(want[1:])
+    assert sorted(_as_expected(got[1:], want)) == sorted(want[1:])
+
+
+PROBABILITY = "<probability>"  # a cell of an expected answer: the relation model's, which each retraining moves
+
+
+def _as_expected(rows: list[list[str]], want: list[list[str]]) -> list[list[str]]:
+    """``rows`` with each cell that the expected answer's column gives as PROBABILITY replaced by it,
+    where the cell is a probability: what the model judges is kept, not the figure it gives."""
+    columns = {i for row in want[1:] for i, cell in enumerate(row) if cell == PROBABILITY}
+    return [[PROBABILITY if i in columns and 0.0 <= float(cell) <= 1.0 else cell for i, cell in enumerate(row)]
+            for row in rows]
 
 
 def test_optional_parameters_narrow_the_evidence(example_store):

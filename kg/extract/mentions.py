@@ -61,6 +61,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
         mentions.append(mention(doc, start, i + 1, entry.type, sentence_of, gazetteer_id=entry_id))
         taken.update(range(start, i + 1))
     mentions = source_line_names(doc, mentions, taken, sentence_of, gazetteer, places, words)
+    mentions = _named_after_places(doc, mentions, taken, sentence_of, gazetteer, words)
     for ent in _ner_spans(doc, words):
         if any(t.i in taken for t in ent) or ent.label_ not in NER_TYPES:
             continue
@@ -322,6 +323,42 @@ def _nicknamed_persons(doc, mentions: list[Mention], gazetteer: Gazetteer, sente
         made.update((id(whole), id(alias)))
         drop.update(range(m.end, end))
     return [m for m in out if id(m) in made or not any(i in drop for i in range(m.start, m.end))]
+
+
+def _named_after_places(doc, mentions: list[Mention], taken: set[int], sentence_of, gazetteer: Gazetteer,
+                        words: Words) -> list[Mention]:
+    """An institution named after the place that opens its name ("the Argentine Center for
+    Macroeconomic Studies", "the District of Columbia Council", "Uppsala University"): the
+    gazetteer's place and the capitalized words after it, up to the last, where one of them is an
+    institution's head word (``organization_nouns``, ``institution_heads``). NER leaves such a name
+    after the gazetteer joined the place into one token. The place is then no name of its own."""
+    heads = words.organization_nouns | words.institution_heads
+    out = []
+    for m in mentions:
+        if m.gazetteer_id is None or m.type not in ("Country", "Region", "Settlement") or (
+                m.start > 0 and doc[m.start - 1].text[:1].isupper() and doc[m.start - 1].is_alpha
+                and doc[m.start].sent.start != m.start):
+            out.append(m)  # inside a longer name ("New York Stock Exchange" is the gazetteer's or NER's)
+            continue
+        j, last, head = m.end, None, False
+        while j < len(doc) and j - m.end < 8 and j not in taken and doc[j].sent.start == doc[m.start].sent.start:
+            t = doc[j]
+            if t.is_alpha and t.text[:1].isupper() and t.pos_ in ("PROPN", "NOUN", "ADJ"):
+                head, last, j = head or t.lower_ in heads, j, j + 1
+            elif t.lower_ in ("of", "for", "and", "on") and head and j + 1 < len(doc) and doc[j + 1].is_alpha \
+                    and doc[j + 1].text[:1].isupper() and j + 1 not in taken:
+                j += 1  # "Center for Macroeconomic Studies", "Department of Public Health"
+            else:
+                break
+        if last is None or not head:
+            out.append(m)
+            continue
+        text = span_text(doc[m.start : last + 1])
+        entry = gazetteer.lookup(text)
+        out.append(mention(doc, m.start, last + 1, entry.type if entry else ner_type("ORG", text, words),
+                           sentence_of, gazetteer_id=entry.id if entry else None))
+        taken.update(range(m.start, last + 1))
+    return out
 
 
 def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:

@@ -13,8 +13,10 @@ paragraph breaks, and the pieces are joined into one Doc with every offset kept.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from functools import cache
 
@@ -92,9 +94,28 @@ def parse(texts: Iterable[str], n_process: int = 1, batch_size: int = BATCH_SIZE
                 long_texts[number] = pieces(text, limit)
                 yield ""  # a place holder, parsed in pieces below
 
-    for number, doc in enumerate(nlp.pipe(feed(), batch_size=batch_size, n_process=n_process)):
-        parts = long_texts.pop(number, None)
-        yield doc if parts is None else join(list(nlp.pipe(parts, batch_size=batch_size)))
+    before = set(multiprocessing.active_children()) if n_process != 1 else set()
+    stream = nlp.pipe(feed(), batch_size=batch_size, n_process=n_process)
+    done = False
+    try:
+        for number, doc in enumerate(stream):
+            parts = long_texts.pop(number, None)
+            yield doc if parts is None else join(list(nlp.pipe(parts, batch_size=batch_size)))
+        done = True
+    finally:
+        if not done and n_process != 1:
+            _stop(stream, set(multiprocessing.active_children()) - before)
+
+
+def _stop(stream, workers: set) -> None:
+    """Close the parser's stream; where it stops early (its reader failed or left), end its worker
+    processes first: spaCy's own clean-up joins them, and a worker blocked on sending a batch nobody
+    reads never ends (``kg train -p 2`` hung on an error in a rule)."""
+    for worker in workers:
+        worker.terminate()
+    with warnings.catch_warnings():  # spaCy's W127: "a worker ended with an error", the terminated ones
+        warnings.simplefilter("ignore")
+        stream.close()
 
 
 def join(docs: list):

@@ -15,54 +15,108 @@ from .gazetteer import Gazetteer
 from .geonames import Places
 from .words import Words
 
-SOURCE_ITEM = re.compile(r"^[A-Z]{2}\d{6,}$")  # a monitoring service's item number: "LD0706183794"
+# a monitoring service's item number: "LD0706183794", "94WD0125D", "947N0051B"
+SOURCE_ITEM = re.compile(r"^(?=(?:[^0-9]*[0-9]){4})(?=[0-9]*[A-Z])[A-Z0-9]{8,14}$")
 TIME_ZONES = frozenset({"gmt", "utc"})
+MAX_LINE = 10  # tokens of a source line without its language and time: item number, city, outlet
 
 
 def source_line_names(doc, mentions: list[Mention], taken: set[int], sentence_of, gazetteer: Gazetteer,
                       places: Places, words: Words) -> list[Mention]:
     """A monitoring service's source line ("LD0706183794 Riga Radio Riga Network in Latvian 1700
-    GMT 7 Jun 94", "Moscow INTERFAX in English 1322 GMT"): the place heading it and the outlet named
-    after it, up to "in" its language and the time; NER takes the two for one name, or misses the
-    outlet written in capitals. ``mentions`` holds the gazetteer's, ``taken`` their tokens."""
+    GMT 7 Jun 94", "Moscow IZVESTIYA in Russian 23 Mar 94 p 3", or the line alone: "Moscow
+    ITAR-TASS", "Beirut Radio Lebanon"): the place heading it and the outlet named after it, up to
+    "in" its language; NER takes the two for one name, or misses the outlet written in capitals.
+    ``mentions`` holds the gazetteer's, ``taken`` their tokens; a gazetteer's name inside the
+    outlet's ("Lebanon" of "Radio Lebanon") is the outlet's, and the language names no country."""
     out = list(mentions)
-    for t in doc:
-        i = t.i
-        language = doc[i + 1] if i + 2 < len(doc) else None
-        if t.lower_ != "in" or language is None or not (language.is_alpha and language.text[:1].isupper()) \
-                or language.ent_type_ in ("GPE", "LOC", "FAC", "ORG", "PERSON") or i + 1 in taken \
-                or not any(x.lower_ in TIME_ZONES for x in doc[i + 2 : i + 5]):
-            continue  # "in" a language, then the time: not "in Baghdad at 0900 GMT"
-        sentence = t.sent
-        start = next((j + 1 for j in range(i - 1, sentence.start - 1, -1) if SOURCE_ITEM.match(doc[j].text)),
-                     sentence.start)
-        if i - start < 2 or not all(doc[j].text[:1].isupper() for j in range(start, i)):
-            continue
-        place_end = next((e for e in range(min(i - 1, start + 3), start, -1)
+    for start, end, language in _source_lines(doc, gazetteer):
+        place_end = next((e for e in range(min(end - 1, start + 3), start, -1)
                           if _known_place(span_text(doc[start:e]), gazetteer, places)), None)
         if place_end is None:  # a town GeoNames does not list: the words before the outlet's
-            place_end = next((j for j in range(start + 1, min(i, start + 3)) if _outlet_word(doc[j], words)), None)
-        if place_end is None or any(j in taken for j in range(place_end, i)):
+            place_end = next((j for j in range(start + 1, min(end, start + 3)) if _outlet_word(doc[j], words)), None)
+            if place_end is not None and language is None and not all(
+                    doc[j].pos_ == "PROPN" or doc[j].ent_type_ in ("GPE", "LOC") or (j == start and doc[j].lower_ == "the")
+                    for j in range(start, place_end)):
+                continue  # the line alone: a name before the outlet ("The Hague ANP"), not "Breaking NEWS"
+        outlet = span_text(doc[place_end:end]) if place_end is not None else ""
+        entry = gazetteer.lookup(outlet) if outlet else None
+        if place_end is None or doc[place_end].is_punct or all(doc[j].is_stop for j in range(start, place_end)) \
+                or _known_place(outlet, gazetteer, places) or (
+                language is None and not (
+                    _outlet_alone(doc[place_end:end], words) and all(t.ent_type_ != "PERSON" for t in doc[place_end:end])
+                    and (entry is None or entry.type == "MediaOrganization"))):
+            continue  # "Kabul Afghanistan", "Moscow NATO", "By JOHN SMITH", a headline: no outlet
+        if any(j in taken for j in range(start, place_end)) and \
+                not any(m.start == start and m.end == place_end for m in out):
             continue
+        inside = [m for m in out if place_end <= m.start and m.end <= end]
+        if any(m.start < place_end < m.end or m.start < end < m.end for m in out):
+            continue  # a gazetteer's name across the line's parts
+        out = [m for m in out if m not in inside and not (language is not None and m.start <= language < m.end)]
         if not any(m.start == start and m.end == place_end for m in out):
-            if any(j in taken for j in range(start, place_end)):
-                continue
             text = span_text(doc[start:place_end])
             entry = gazetteer.lookup(text)
             kind = entry.type if entry else "Country" if places.country(text) else "Settlement"
             out.append(mention(doc, start, place_end, kind, sentence_of, gazetteer_id=entry.id if entry else None))
-        entry = gazetteer.lookup(span_text(doc[place_end:i]))
-        out.append(mention(doc, place_end, i, entry.type if entry else "MediaOrganization", sentence_of,
+        out.append(mention(doc, place_end, end, entry.type if entry else "MediaOrganization", sentence_of,
                            gazetteer_id=entry.id if entry else None))
-        taken.update(range(start, i))
+        taken.update(range(start, end))
+        if language is not None:  # the language and the time zone after it ("in English 1322 GMT")
+            taken.update(j for j in range(language, min(language + 4, len(doc)))
+                         if j == language or doc[j].lower_ in TIME_ZONES)
+    out.sort(key=lambda m: m.start)
     return out
+
+
+def _source_lines(doc, gazetteer: Gazetteer):
+    """The (start, end) of each source line's place and outlet, and its language's token or None:
+    from the item number or the sentence's beginning up to "in" its language, or a sentence that is
+    nothing else; every word capitalized."""
+    for sentence in doc.sents:
+        end = next((t.i for t in sentence if names_a_language(doc, t, gazetteer)), None)
+        language = None if end is None else end + 1
+        if end is None:  # the line alone: "Moscow ITAR-TASS", "Beirut Radio Lebanon"
+            end = sentence.end
+            while end > sentence.start and doc[end - 1].is_punct:
+                end -= 1
+        start = next((j + 1 for j in range(end - 1, sentence.start - 1, -1) if SOURCE_ITEM.match(doc[j].text)),
+                     sentence.start)
+        if 2 <= end - start <= MAX_LINE and all(_capitalized(doc[j]) for j in range(start, end)):
+            yield start, end, language
+
+
+def names_a_language(doc, token, gazetteer: Gazetteer) -> bool:
+    """Whether ``token`` is the "in" of a source line's language: "in Russian 23 Mar 94", "in
+    English 1322 GMT" (NER may take "Russian" for a place), not "in Baghdad at 0900 GMT"."""
+    end = token.sent.end
+    if token.lower_ != "in" or token.i + 2 >= end:
+        return False
+    language, after = doc[token.i + 1], doc[token.i + 2 : min(token.i + 5, end)]
+    return language.is_alpha and language.text[:1].isupper() and (
+        language.ent_type_ not in ("GPE", "LOC", "FAC", "ORG", "PERSON")
+        or gazetteer.country_of_demonym(language.text) is not None) and (
+        any(x.lower_ in TIME_ZONES for x in after) or after[0].like_num)
+
+
+def _capitalized(token) -> bool:
+    return token.text[:1].isupper() or token.text in ("-", "&") or token.lower_ in ("de", "del", "al", "el")
 
 
 def _outlet_word(token, words: Words) -> bool:
     """A word that begins an outlet's name on a source line: in capitals ("XINHUA", "DAO SIAM") or
     a broadcaster's ("Radio Rebelde Network", "Television Suisse Romande")."""
-    return (token.is_alpha and len(token.text) > 1 and token.text.isupper()) or \
+    letters = [c for c in token.text if c.isalpha()]
+    return (len(letters) > 1 and all(c.isupper() for c in letters) and not token.like_num) or \
         words.organization_heads.get(token.lower_) == "MediaOrganization"
+
+
+def _outlet_alone(span, words: Words) -> bool:
+    """Whether a line's words after its place name an outlet without its language and time to say
+    so: all in capitals ("ITAR-TASS", "DAO SIAM") or a broadcaster's ("Radio Lebanon"), not a
+    headline's ("Taliban Seize Kunduz")."""
+    return all(_outlet_word(t, words) or t.is_punct for t in span) or \
+        any(words.organization_heads.get(t.lower_) == "MediaOrganization" for t in span)
 
 
 def _known_place(text: str, gazetteer: Gazetteer, places: Places) -> str | None:

@@ -55,8 +55,10 @@ class Words:
     location_verbs: frozenset[str]
     seat_verbs: frozenset[str]
     organization_nouns: frozenset[str]
+    institution_heads: frozenset[str]
     title_abbreviations: frozenset[str]
     deputy_words: frozenset[str]
+    outsider_nouns: frozenset[str]
     # mentions and names
     function_words: frozenset[str]
     locative_prepositions: frozenset[str]

@@ -17,6 +17,7 @@ from ..docindex import children, tokens
 from ..lexicon import Rule
 from ..mentions import place_nouns
 from ..parse import lemma, pobjs, prep_objects, stance, title_word
+from ..sourcelines import SOURCE_ITEM, names_a_language
 from .context import Found
 
 if TYPE_CHECKING:
@@ -195,7 +196,8 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
     places = []
     for holder in holders:
         for c in children(holder):
-            if c.dep_ == "prep" and c.lower_ in ("in", "of") and c.i >= m.end and by_preposition:
+            if c.dep_ == "prep" and c.lower_ in ("in", "of") and c.i >= m.end and by_preposition \
+                    and not names_a_language(doc, c, ctx.gazetteer):  # "Moscow IZVESTIYA in Russian 23 Mar 94"
                 places += [(p, c) for p in pobjs(c)]
             elif c.dep_ in ("acl", "amod") and lemma(c) in words.seat_verbs:
                 for k in children(c):
@@ -206,16 +208,19 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
     if not by_preposition:
         return places
     # a place named before the name, as its modifier or its kind's ("the Aleppo city council",
-    # "Tehran's news agency IRNA"; a country so named is the nationality rule's), or heading the
-    # line ("Moscow INTERFAX in English")
+    # "Tehran's news agency IRNA"; a country so named is the nationality rule's), or heading an
+    # outlet's line ("Moscow INTERFAX in English", not "Moscow NATO Talks")
     places += [(c, c) for holder in (head, *_kind_before(ctx, m)) for c in children(holder)
                if c.dep_ in ("compound", "nmod", "amod", "poss") and c.i < m.start and _in_a_name(ctx, c)]
     before = ctx.at.get(m.start - 1) if m.start > 0 else None
     if before is not None and before.kind == "name" and before.key and (
-            before.start == doc[m.start].sent.start or head.i in {t.head.i for t in doc[before.start : before.end]}):
+            (m.type == "MediaOrganization" and (before.start == doc[m.start].sent.start
+                                                 or SOURCE_ITEM.match(doc[max(before.start - 1, 0)].text)))
+            or head.i in {t.head.i for t in doc[before.start : before.end]}):
         places.append((doc[m.start - 1], doc[m.start - 1]))
     at = _after_in(doc, m.end)
-    if at is not None and not any(w.lower_ == "in" for _, w in places):
+    if at is not None and not any(w.lower_ == "in" for _, w in places) \
+            and not names_a_language(doc, doc[m.end], ctx.gazetteer):
         places.append((doc[at], doc[m.end]))  # "Acme Inc. in Lyon said", the parser's "in" on the verb
     return places
 
@@ -236,22 +241,42 @@ AFFILIATED_AT = frozenset({"Organization", "MediaOrganization", "Facility"})
 def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A person's name with the organization or institution it is "of" or "at": "Anna Berg of
     Uppsala University", "Lt. Col. John Smith of the 82nd Airborne Division", "Fang Kaitai at the
-    Institute of Mathematics" (a person of a place is from it: "Smith of Texas" says nothing here)."""
+    Institute of Mathematics" (a person of a place is from it: "Smith of Texas" says nothing here),
+    or a noun describing the person "at" or "with" it ("Peter Lund, a geologist at the Institute of
+    Botany")."""
     doc, relation = ctx.doc, ontology.relations()[rule.relation]
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or m.type != "Person":
             continue
         head = doc[m.start : m.end].root
-        for c in children(head):
-            if c.dep_ != "prep" or c.lower_ not in ("of", "at") or c.i < m.end:
+        for holder, c in [(head, c) for c in children(head)] + _described_at(ctx, head):
+            described = holder is not head
+            if c.dep_ != "prep" or c.lower_ not in ("of", "at", "with") or c.i < m.end or (
+                    c.lower_ == "with" and not described):
                 continue
             for p in pobjs(c):
                 for key in ctx.entities_of(p):
                     # "at" an institution or a firm ("Fang Kaitai at the Institute of Mathematics"),
-                    # not at an agency or an alliance a person may only visit ("Smith at the UN")
+                    # not at an agency or an alliance a person may only visit ("Smith at the UN"),
+                    # unless a noun says what the person does there ("a researcher at the UN")
                     if key != m.key and ontology.fits(ctx.type_of(key), relation.range) and (
-                            c.lower_ == "of" or ctx.type_of(key) in AFFILIATED_AT):
+                            c.lower_ == "of" or described or ctx.type_of(key) in AFFILIATED_AT):
                         yield Found(m.key, key, rule, c.i)
+
+
+def _described_at(ctx: Context, head) -> list[tuple]:
+    """The "at" and "with" of a noun that describes a person's name, in apposition or after "is"
+    ("Peter Lund, a geologist at Uppsala University", "Maria Sousa is a researcher with the WHO"),
+    each with its noun; a title's own words are the title rule's, and a visitor, a patient or a
+    critic is at a place from outside it (``outsider_nouns``)."""
+    nouns = [c for c in children(head) if c.dep_ == "appos"]
+    if head.dep_ == "appos":
+        nouns.append(head.head)
+    if head.dep_ in ("nsubj", "nsubjpass") and lemma(head.head) in ctx.words.copular_verbs:
+        nouns += [c for c in children(head.head) if c.dep_ == "attr"]
+    return [(noun, c) for noun in nouns if noun.pos_ == "NOUN" and noun.i not in ctx.at
+            and lemma(noun) not in ctx.words.outsider_nouns and title_word(noun, ctx.words) not in ctx.titles
+            for c in children(noun) if c.dep_ == "prep" and c.lower_ in ("at", "with")]
 
 
 def _in_a_name(ctx: Context, token) -> bool:
