@@ -847,3 +847,35 @@ def test_a_name_the_parser_hung_on_a_finite_verb_is_its_subject(extract, text, f
 def test_an_of_the_parser_hung_on_the_last_word_of_a_name_seats_it(extract):
     assert ("institute-of-botany", "basedIn", "nairobi") in extract(
         "Researchers at the Institute of Botany of Nairobi published the study.")
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Kenya works with the Somali government to defeat al-Shabaab.", ("kenya", "allyOf", "somalia-government")),
+    ("France remains committed to working with the Government of Mali to counter terrorism.",
+     ("france", "allyOf", "mali-government")),
+    ("Norway is a committed partner with the Government of Colombia in its search for peace.",
+     ("norway", "allyOf", "colombia-government")),
+])
+def test_working_with_a_side_toward_a_common_fight_allies_with_it(extract, text, fact):
+    """Working with a side "to defeat", "to counter" someone (lexicon rule ally-work-with, which
+    fires only with such a purpose) and a partner "with" a side are alliances."""
+    facts = extract(text)
+    assert fact in facts or (fact[2], fact[1], fact[0]) in facts, facts
+
+
+@pytest.mark.parametrize("text", [
+    "Kenya works with the United Nations on refugee aid.",
+    "Norway worked with Sweden to deliver food to Gaza.",
+])
+def test_working_with_a_side_for_another_end_is_no_alliance(extract, text):
+    assert not any(p == "allyOf" for _, p, _ in extract(text)), text
+
+
+def test_a_title_named_like_an_office_is_no_organization(extraction):
+    """"National Security Advisor" before a name is the person's title, which NER takes for an
+    organization: no entity of it, and a nationality on it ties the person to its government."""
+    result = extraction("National Security Advisor Jake Sullivan met Israeli National Security Advisor "
+                        "Tzachi Hanegbi in Washington.")
+    assert not any("Advisor" in e.label or "Security" in e.label for e in result.entities)
+    facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert (iri_key("Tzachi Hanegbi"), "memberOf", "israel-government") in facts, facts

@@ -10,7 +10,7 @@ the rule first fires.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from pathlib import Path
 
@@ -21,7 +21,8 @@ from ..resources import ontology_file
 KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation", "unit", "stance")
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
-          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event"}
+          "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event",
+          "purposes"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 
 
@@ -51,6 +52,9 @@ class Rule:
     # the rule reads a standing relation, not an event: its facts make no event statement ("the
     # coalition against Islamic State" fights it; no attack happened at "against")
     event: bool = True
+    # the trigger fires only with a purpose ("to defeat X") whose verb is a trigger of one of these
+    # rules: "works with Y to counter Z" allies with Y; "works with Y" alone says nothing of it
+    purposes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -157,8 +161,15 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             confidence=float(confidence), pair_subjects=bool(raw.get("pair_subjects", False)),
             subject_types=tuple(raw.get("subject_types", ())), object_types=tuple(raw.get("object_types", ())),
             attempts=bool(raw.get("attempts", False)), only_with_light_verb=bool(raw.get("only_with_light_verb", False)),
-            event=bool(raw.get("event", True)),
+            event=bool(raw.get("event", True)), purposes=frozenset(raw.get("purposes", ())),
         ))
+    known = {r.id: r for r in rules}
+    for n, rule in enumerate(rules):
+        unknown = sorted(rule.purposes - known.keys())
+        if unknown:
+            raise LexiconError(f"{where}: rule {rule.id}: purposes: {', '.join(unknown)} is no rule of the lexicon")
+        if rule.purposes:  # the rules named -> their lemmas
+            rules[n] = replace(rule, purposes=frozenset(w for r in rule.purposes for w in known[r].lemmas))
     if not rules:
         raise LexiconError(f"{where}: no rules (kg finds no relation without them; copy kg's own lexicon.toml)")
     return Lexicon(tuple(rules))

@@ -73,8 +73,10 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
             # office before a person's name is the title's, not a name
             while end > start and doc[end - 1].lower_ in words.person_titles:
                 end -= 1
-            if end > start and gazetteer.country_of_demonym(span_text(doc[start:end])):
-                continue  # the nationality alone, which the title stage reads
+            if end > start and (gazetteer.country_of_demonym(span_text(doc[start:end])) or (
+                    gazetteer.country_of_demonym(doc[start].text)
+                    and span_text(doc[start + 1 : end]).lower() in words.person_titles)):
+                continue  # the nationality alone ("Israeli National Security | Advisor"), which the title stage reads
         if start >= end or title_office(doc, start, end, words):
             continue
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in words.place_suffixes \

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ... import ontology
-from ..docindex import tokens
+from ..docindex import children, tokens
 from ..lexicon import POS, Lexicon, Rule
 from ..parse import forms, lemma, light_verb, pos
 from ..words import Words
@@ -47,7 +47,8 @@ class Triggers:
                     and token.pos_ != "PROPN"):  # a name's first word may make it a trigger: "Operation X"
                 continue
             matched = {self.order[r.id]: r for form in forms(token, self.words, lemma_) for r in by_form.get(form, ())
-                       if not r.only_with_light_verb or _with_light_verb(token, r.light_verbs, self.words)}
+                       if (not r.only_with_light_verb or _with_light_verb(token, r.light_verbs, self.words))
+                       and (not r.purposes or _with_purpose(token, r.purposes))}
             if trace is not None:
                 _note_triggers(trace, token, lemma_, by_form, matched, self.words)
             for _, rule in sorted(matched.items()):
@@ -59,8 +60,16 @@ def _note_triggers(trace: Trace, token, lemma_: str, by_form: dict[str, list[Rul
     """Record the rules that fired at ``token`` and those its form matched that did not."""
     fired = {r.id for r in matched.values()}
     for rule in dict.fromkeys(r for form in forms(token, words, lemma_) for r in by_form.get(form, ())):
-        why = "" if rule.id in fired else "fires only with one of its light verbs"
+        why = "" if rule.id in fired else "fires only with a purpose of its kind (\"to defeat X\")" \
+            if rule.purposes else "fires only with one of its light verbs"
         trace.triggers.append(TriggerSeen(token.i, rule.id, rule.relation, rule.id in fired, why))
+
+
+def _with_purpose(verb, purposes: frozenset[str]) -> bool:
+    """Whether ``verb`` has a purpose clause ("works with Y to counter Z") whose verb is one of
+    ``purposes``."""
+    return any(c.dep_ in ("advcl", "xcomp") and c.i > verb.i and lemma(c) in purposes
+               and any(k.lower_ == "to" for k in children(c)) for c in children(verb))
 
 
 def _with_light_verb(noun, light_verbs: frozenset[str], words: Words) -> bool:
