@@ -879,3 +879,39 @@ def test_a_title_named_like_an_office_is_no_organization(extraction):
     assert not any("Advisor" in e.label or "Security" in e.label for e in result.entities)
     facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
     assert (iri_key("Tzachi Hanegbi"), "memberOf", "israel-government") in facts, facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    # the parser sets the name beside the organization: a person's name cannot describe it
+    ("A spokesman for the Taliban, Zabihullah Mujahid, denied the report.",
+     (iri_key("Zabihullah Mujahid"), "memberOf", "taliban")),
+    ("The leader of Hamas, Ismail Haniyeh, met the envoy in Doha.", (iri_key("Ismail Haniyeh"), "leaderOf", "hamas")),
+])
+def test_a_title_for_an_organization_in_apposition_to_a_name_is_the_name_s(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_a_spokesman_for_a_person_is_not_that_person(extract):
+    facts = extract("A spokesman for the minister, John Smith, said the talks had failed.")
+    assert not any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Fighting erupted in the Jebel Marra area of Darfur.", (iri_key("Jebel Marra"), "locatedIn", "darfur")),
+    ("Clashes broke out in the Kunduz province of Afghanistan.", ("kunduz", "locatedIn", "afghanistan")),
+])
+def test_the_named_area_of_a_place_lies_in_it(extract, text, fact):
+    """"the X area of Y": a proper noun on a place noun that is "of" a place is a place in it."""
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, facts", [
+    ("Russian and Syrian warplanes bombed Idlib.",
+     {("russia-armed-forces", "attacked", "idlib"), ("syria-armed-forces", "attacked", "idlib")}),
+    ("The TPLF fought Ethiopian and Eritrean troops.",
+     {("tplf", "attacked", "ethiopia-armed-forces"), ("tplf", "attacked", "eritrea-armed-forces")}),
+])
+def test_every_nationality_of_a_list_before_a_noun_for_forces_is_its_own_forces(extract, text, facts):
+    """"Russian and Syrian warplanes" are the forces of both countries, each a side of the fact."""
+    got = extract(text)
+    assert facts <= got, got

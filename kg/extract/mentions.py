@@ -237,7 +237,8 @@ def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
 
 
 def place_nouns(token, words: Words) -> list:
-    """The place nouns that say ``token`` is a place: "the town of X", "X, a town", "X is a town".
+    """The place nouns that say ``token`` is a place: "the town of X", "X, a town", "X is a town",
+    "the X area of Y".
     (The relation stage reads what holds the place from the same nouns.)"""
     heads = words.place_heads
     out = []
@@ -246,6 +247,9 @@ def place_nouns(token, words: Words) -> list:
     out += [c for c in children(token) if c.dep_ == "appos" and c.lemma_.lower() in heads]
     if token.dep_ == "nsubj" and token.head.lemma_.lower() in words.copular_verbs:
         out += [c for c in children(token.head) if c.dep_ == "attr" and c.lemma_.lower() in heads]
+    if token.dep_ == "compound" and token.head.i > token.i and token.head.lemma_.lower() in heads and \
+            any(c.dep_ == "prep" and c.lower_ == "of" for c in children(token.head)):
+        out.append(token.head)  # "the Jebel Marra area of Darfur", "the Kunduz province of Afghanistan"
     return out
 
 

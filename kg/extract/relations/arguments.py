@@ -47,6 +47,9 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         country = ctx.gazetteer.country_of_demonym(token.text)
         if country:  # "our Somali partners", "Iranian-backed"
             return [country]
+    shared = _sharing_a_noun(ctx, token)
+    if shared:
+        return [shared]
     person = _titled_person(ctx, token)
     if person:
         return [person]
@@ -72,6 +75,23 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
             return keys
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
             or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
+
+
+def _sharing_a_noun(ctx: Context, token) -> str | None:
+    """A nationality alone before "and" a name of its noun's kind ("Ethiopian and Eritrean troops",
+    which the gazetteer read as "Ethiopian" and the name "Eritrean troops"): that noun's entity for
+    this nationality ("Ethiopian troops")."""
+    if not ctx.gazetteer.country_of_demonym(token.text):
+        return None
+    for c in token.conjuncts:
+        other = ctx.at.get(c.i)
+        if c.i > token.i and other is not None and other.kind == "name" and other.gazetteer_id:
+            first, _, rest = other.text.partition(" ")
+            if rest and ctx.gazetteer.country_of_demonym(first):
+                entry = ctx.gazetteer.lookup(f"{token.text} {rest}")
+                if entry is not None:
+                    return entry.id
+    return None
 
 
 def _governed_by_person(ctx: Context, token) -> str | None:
@@ -127,18 +147,23 @@ def _named_after(ctx: Context, token, place_head: bool) -> list[str]:
 
 
 def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
-    """"Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones" (not "Syrian
-    opposition forces")."""
+    """"Syria's army", "the Lebanese military", "Russian warplanes", "Turkish drones", "Russian and
+    Syrian warplanes" (not "Syrian opposition forces")."""
     words = ctx.words
     if any(lemma(c) in words.opposition_words or c.lower_ in words.opposition_words for c in children(token)):
         return []
+    found: list[str] = []
     if (lemma_ in words.armed_forces_words or token.lower_ in words.armed_forces_words
             or forms(token, words, lemma_) & words.military_assets):  # "Russian air power": the compound's form too
         for c in children(token):
-            forces = ctx.armed_forces(ctx.country_of(c)) if not stance(c) else None
-            if forces:
-                return [forces]
-    return []
+            # "Russian and Syrian warplanes": each nationality of the list its own forces
+            for x in (c, *(c.conjuncts if c.dep_ in ("amod", "compound", "nmod") else ())):
+                forces = ctx.armed_forces(ctx.country_of(x)) if not stance(x) else None
+                if forces and forces not in found:
+                    found.append(forces)
+            if found:
+                return found
+    return found
 
 
 def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) -> list[str]:

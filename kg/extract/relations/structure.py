@@ -70,7 +70,17 @@ def _titles_of(ctx: Context, m: Mention) -> list:
             found.append(c)
     if head.dep_ == "appos" and title_word(head.head, ctx.words) in ctx.titles:
         found.append(head.head)
+    elif head.dep_ == "appos" and head.head.dep_ == "pobj" and head.head.head.dep_ == "prep" and \
+            title_word(head.head.head.head, ctx.words) in ctx.titles and _names_an_organization(ctx, head.head):
+        # "a spokesman for the Houthis, Mohammed Abdulsalam,": the parser set the name beside the
+        # organization, which a person's name cannot describe; it is the title's
+        found.append(head.head.head.head)
     return found
+
+
+def _names_an_organization(ctx: Context, token) -> bool:
+    m = ctx.at.get(token.i)
+    return m is not None and m.kind == "name" and bool(m.key) and is_a(m.type, "Organization")
 
 
 def heads_a_part(ctx: Context, title) -> bool:
