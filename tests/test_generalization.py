@@ -915,3 +915,13 @@ def test_every_nationality_of_a_list_before_a_noun_for_forces_is_its_own_forces(
     """"Russian and Syrian warplanes" are the forces of both countries, each a side of the fact."""
     got = extract(text)
     assert facts <= got, got
+
+
+def test_a_place_with_a_capital_is_no_town_and_the_town_is_its_capital(extraction):
+    """"X, the capital of Y": Y, which NER calls a town, is a region, so "the town" after it is X."""
+    result = extraction("The rebels seized Kadugli, the capital of South Kordofan. "
+                        "The Rapid Support Forces attacked the town on Monday.")
+    assert {e.label: e.type for e in result.entities}.get("South Kordofan") == "Region"
+    facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
+    assert ("rsf", "attacked", "kadugli-sd") in facts, facts  # GeoNames' town in Sudan
+    assert ("kadugli-sd", "locatedIn", "south-kordofan") in facts, facts

@@ -432,10 +432,14 @@ def _speaks(token, words: Words) -> bool:
 def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, places: Places) -> Mention:
     """A name NER took for a person or organization that the sentence shows is a place:
     "the town of Douentza", "the towns of Bin Jawad and Noufiliyah", "Gobanale, Somalia",
-    "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib", "Hajin is a town"."""
+    "the Yemeni capital Sana'a", "the Gul Tepa district", "Saraqib lies in Idlib", "Hajin is a town";
+    and a town NER named that has a capital is a region ("the capital of South Kordofan")."""
+    head = doc[m.end - 1]
+    if not m.gazetteer_id and m.kind == "name" and m.type == "Settlement" and head.dep_ == "pobj" and \
+            head.head.lower_ == "of" and head.head.head.lemma_.lower() == "capital":
+        return replace(m, type="Region")  # "Kadugli, the capital of South Kordofan": a place with a capital is no town
     if m.gazetteer_id or m.kind != "name" or m.type in ("Facility", "Settlement", "Region", "Country"):
         return m
-    head = doc[m.end - 1]
     ids = gazetteer_ids(doc)
     place = None
     t = head
