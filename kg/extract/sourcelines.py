@@ -40,12 +40,12 @@ def source_line_names(doc, mentions: list[Mention], taken: set[int], sentence_of
                     for j in range(start, place_end)):
                 continue  # the line alone: a name before the outlet ("The Hague ANP"), not "Breaking NEWS"
         outlet = span_text(doc[place_end:end]) if place_end is not None else ""
-        entry = gazetteer.lookup(outlet) if outlet else None
+        known = gazetteer.lookup(outlet) if outlet else None  # the outlet's entry, if the gazetteer has it
         if place_end is None or doc[place_end].is_punct or all(doc[j].is_stop for j in range(start, place_end)) \
                 or _known_place(outlet, gazetteer, places) or (
                 language is None and not (
                     _outlet_alone(doc[place_end:end], words) and all(t.ent_type_ != "PERSON" for t in doc[place_end:end])
-                    and (entry is None or entry.type == "MediaOrganization"))):
+                    and (known is None or known.type == "MediaOrganization"))):
             continue  # "Kabul Afghanistan", "Moscow NATO", "By JOHN SMITH", a headline: no outlet
         if any(j in taken for j in range(start, place_end)) and \
                 not any(m.start == start and m.end == place_end for m in out):
@@ -59,8 +59,8 @@ def source_line_names(doc, mentions: list[Mention], taken: set[int], sentence_of
             entry = gazetteer.lookup(text)
             kind = entry.type if entry else "Country" if places.country(text) else "Settlement"
             out.append(mention(doc, start, place_end, kind, sentence_of, gazetteer_id=entry.id if entry else None))
-        out.append(mention(doc, place_end, end, entry.type if entry else "MediaOrganization", sentence_of,
-                           gazetteer_id=entry.id if entry else None))
+        out.append(mention(doc, place_end, end, known.type if known else "MediaOrganization", sentence_of,
+                           gazetteer_id=known.id if known else None))
         taken.update(range(start, end))
         if language is not None:  # the language and the time zone after it ("in English 1322 GMT")
             taken.update(j for j in range(language, min(language + 4, len(doc)))

@@ -173,6 +173,26 @@ def _additions(examples, calibrated, classes, relation, add) -> tuple[int, int]:
     return tp, fp
 
 
+def _out_of_fold(examples: list[Example], classes: list[str], seed: int, c: float, log) -> tuple[list, np.ndarray]:
+    """Each example judged by models that did not read its document, once per drawing of the folds:
+    the examples of every drawing in a row, and their probabilities."""
+    oofs = []
+    for repeat in range(REPEATS):
+        folds = _folds(examples, seed + repeat)
+        oof = np.zeros((len(examples), len(classes)))
+        for k in range(FOLDS):
+            train_part = [e for e, f in zip(examples, folds) if f != k]
+            held = [i for i, f in enumerate(folds) if f == k]
+            if not held or not train_part:
+                continue
+            vocabulary, weights, bias = _fit(train_part, classes, seed, c)
+            oof[held] = _probabilities([examples[i] for i in held], vocabulary, weights, bias)
+            log(f"  folds {repeat + 1}/{REPEATS}, fold {k + 1}/{FOLDS}: {len(train_part)} examples, "
+                f"{len(vocabulary)} features")
+        oofs.append(oof)
+    return list(examples) * REPEATS, np.vstack(oofs)
+
+
 def train(
     examples: list[Example],
     classes: list[str],
@@ -186,27 +206,12 @@ def train(
     the folds drawn ``REPEATS`` times: each example is judged once per drawing, and the calibration
     and the thresholds are fitted on all the judgements."""
     np.random.seed(seed)
-    whole = examples
-    oofs = []
-    for repeat in range(REPEATS):
-        folds = _folds(whole, seed + repeat)
-        oof = np.zeros((len(whole), len(classes)))
-        for k in range(FOLDS):
-            train_part = [e for e, f in zip(whole, folds) if f != k]
-            held = [i for i, f in enumerate(folds) if f == k]
-            if not held or not train_part:
-                continue
-            vocabulary, weights, bias = _fit(train_part, classes, seed, c)
-            oof[held] = _probabilities([whole[i] for i in held], vocabulary, weights, bias)
-            log(f"  folds {repeat + 1}/{REPEATS}, fold {k + 1}/{FOLDS}: {len(train_part)} examples, "
-                f"{len(vocabulary)} features")
-        oofs.append(oof)
-    examples, oof = list(whole) * REPEATS, np.vstack(oofs)  # the judgements of every drawing, as one set
+    drawn, oof = _out_of_fold(examples, classes, seed, c, log)
     relations = [cls for cls in classes if cls != NONE]
     calibration, calibrated = {}, np.zeros_like(oof)
     for relation in relations:
         k = classes.index(relation)
-        y = np.array([e.label == relation for e in examples], dtype=int)
+        y = np.array([e.label == relation for e in drawn], dtype=int)
         a, b = _platt(oof[:, k], y, seed)
         calibration[relation] = (a, b)
         p = np.clip(oof[:, k], 1e-6, 1 - 1e-6)
@@ -214,17 +219,17 @@ def train(
     # each relation's veto (only where the data has enough of it to judge the rules), then its
     # threshold for facts the rules missed
     veto, add, figures = {}, {}, {}
-    judged = _judged_rules(whole)
+    judged = _judged_rules(examples)
     for relation in relations:
-        gold = int(sum(e.label == relation for e in whole))
+        gold = int(sum(e.label == relation for e in examples))
         best = (
             0.0,
-            _prf(*_counts(examples, calibrated, classes, relation, 0.0, 1.1, judged=judged))["f1"],
+            _prf(*_counts(drawn, calibrated, classes, relation, 0.0, 1.1, judged=judged))["f1"],
         )
         if gold >= min_facts:
             for threshold in VETOES:
                 score = _prf(
-                    *_counts(examples, calibrated, classes, relation, threshold, 1.1, judged=judged)
+                    *_counts(drawn, calibrated, classes, relation, threshold, 1.1, judged=judged)
                 )["f1"]
                 if score > best[1] + 1e-9:
                     best = (threshold, score)
@@ -233,15 +238,15 @@ def train(
             1.1,
             _fbeta(
                 *_counts(
-                    examples, calibrated, classes, relation, veto[relation], 1.1, judged=judged
+                    drawn, calibrated, classes, relation, veto[relation], 1.1, judged=judged
                 )
             ),
         )
         for threshold in ADDS if gold >= min_facts else ():
             tp, fp, fn = _counts(
-                examples, calibrated, classes, relation, veto[relation], threshold, judged=judged
+                drawn, calibrated, classes, relation, veto[relation], threshold, judged=judged
             )
-            new_tp, new_fp = _additions(examples, calibrated, classes, relation, threshold)
+            new_tp, new_fp = _additions(drawn, calibrated, classes, relation, threshold)
             score = _fbeta(tp, fp, fn)
             if score > best[1] + 1e-9 and _prf(new_tp, new_fp, 0)["p"] >= MIN_PRECISION:
                 best = (threshold, score)
@@ -249,21 +254,20 @@ def train(
         figures[relation] = {
             "gold": gold,
             "rules": _prf(
-                *_counts(examples, calibrated, classes, relation, 0, 1.1, use_model=False)
+                *_counts(drawn, calibrated, classes, relation, 0, 1.1, use_model=False)
             ),
             "model": _prf(
                 *_counts(
-                    examples, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False
+                    drawn, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False
                 )
             ),
             "both": _prf(
                 *_counts(
-                    examples, calibrated, classes, relation, veto[relation], best[0], judged=judged
+                    drawn, calibrated, classes, relation, veto[relation], best[0], judged=judged
                 )
             ),
         }
-    bands = _bands(examples, calibrated, classes)
-    examples = whole
+    bands = _bands(drawn, calibrated, classes)
     vocabulary, weights, bias = _fit(examples, classes, seed, c)
     log(f"  whole: {len(examples)} examples, {len(vocabulary)} features")
     provenance = dict(provenance or {})
