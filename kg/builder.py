@@ -72,6 +72,7 @@ def build(sources: Iterable[str], store,
     ``extract`` maps an iterator of documents to their graphs, in any order, pulling
     documents as it goes (default: in this process, see :func:`kg.extract.pipeline.extract_graphs`).
     """
+    from .derive import follow
     from .derive.refresh import prepare, refresh
 
     if extract is None:
@@ -80,6 +81,8 @@ def build(sources: Iterable[str], store,
     report = BuildReport()
     stored = store.document_ids()
     refresh_all = not stored or store.labels_stale()  # a first build, or one killed before its labels
+    # a first build derives as its documents are written, a large one in a child (kg.derive.follow)
+    follower = follow.Follower(store) if not stored and follow.can_follow(store) else None
     touched: set[str] = set()
     batch: list[DocumentGraph] = []
     read_to_end = threading.Event()  # set by whichever thread pulls the last document
@@ -101,6 +104,8 @@ def build(sources: Iterable[str], store,
         if not report.added:  # from the first write until the labels are recomputed
             store.mark_labels_stale()
         store.add_batch(batch)
+        if follower is not None:
+            follower.send([graph.nquads for graph in batch])
         for graph in batch:
             report.quads += graph.quads
             report.added += 1
@@ -115,33 +120,38 @@ def build(sources: Iterable[str], store,
     documents = new_documents()
     first = next(documents, None)  # nothing new: spaCy, the extractor and the workers stay unloaded
     preparing: threading.Thread | None = None
-    for graph in extract(itertools.chain([first], documents)) if first is not None else ():
-        if graph.error is not None:  # its parse or extraction failed: reported, the others written
-            problem = InputProblem(graph.document.path or graph.document.name, graph.error)
-            report.problems.append(problem)
-            if on_problem:
-                on_problem(problem)
-            continue
-        if preparing is None:
-            preparing = threading.Thread(target=prepare, name="kg-refresh-data", daemon=True)
-            preparing.start()
-        batch.append(graph)
-        if on_document:  # progress as documents are extracted; they are written a batch at a time
-            on_document(graph.document, graph.assertions)
-        due = min(size, max(FIRST_WRITE, report.added))
-        if len(batch) >= (min(due, TAIL_BATCH) if read_to_end.is_set() else due):
+    try:
+        for graph in extract(itertools.chain([first], documents)) if first is not None else ():
+            if graph.error is not None:  # its parse or extraction failed: reported, the others written
+                problem = InputProblem(graph.document.path or graph.document.name, graph.error)
+                report.problems.append(problem)
+                if on_problem:
+                    on_problem(problem)
+                continue
+            if preparing is None:
+                preparing = threading.Thread(target=prepare, name="kg-refresh-data", daemon=True)
+                preparing.start()
+            batch.append(graph)
+            if on_document:  # progress as documents are extracted; they are written a batch at a time
+                on_document(graph.document, graph.assertions)
+            due = min(size, max(FIRST_WRITE, report.added))
+            if len(batch) >= (min(due, TAIL_BATCH) if read_to_end.is_set() else due):
+                write()
+        if batch:
             write()
-    if batch:
-        write()
-    store.flush()  # every document written (and durable) before the labels
-    crash_point("labels")
-    if touched or refresh_all:  # labels and events of the entities this build mentioned (all, if owed)
-        if preparing is not None:
-            preparing.join()
-        refreshed = refresh(store, None if refresh_all else touched)
-        report.entities, report.merge_child = refreshed.entities, dict(refreshed.merge_child)
-        store.mark_labels_stale(False)
-        store.flush()
+        store.flush()  # every document written (and durable) before the labels
+        crash_point("labels")
+        if touched or refresh_all:  # labels and events of the entities this build mentioned (all, if owed)
+            if preparing is not None:
+                preparing.join()
+            refreshed = (follower.finish() if follower is not None else None) or \
+                refresh(store, None if refresh_all else touched)
+            report.entities, report.merge_child = refreshed.entities, dict(refreshed.merge_child)
+            store.mark_labels_stale(False)
+            store.flush()
+    finally:
+        if follower is not None:
+            follower.close()
     return report
 
 

@@ -203,9 +203,16 @@ def _merged_type(store, iris: set[str] | None, type_: str, places: set[str], ins
     """The events of one type (statements of two types never merge). What the merge holds is let
     go as its events are written, and all of it before the next type is read: the peak is that
     of the largest type, not of two."""
+    return merge(_statements(store, iris, type_, curated), places, inside, rules)
+
+
+def merge(statements: list[Statement], places: set[str], inside: dict[str, set[str]],
+          rules: EventRules) -> Iterator[list[ox.Quad]]:
+    """The events of ``statements`` (of one type), each joining the first event it agrees with
+    in their fixed order (:meth:`Statement.order`), as a list of quads each."""
     clusters: list[Cluster | None] = []  # in the order they started: that of their first statements
     by_entity: dict[str, set[int]] = defaultdict(set)  # entity -> the clusters (indexes) it is in
-    for statement in sorted(_statements(store, iris, type_, curated), key=Statement.order):
+    for statement in sorted(statements, key=Statement.order):
         entities = statement.entities()
         candidates = sorted({i for e in entities for i in by_entity[e]})
         index = next((i for i in candidates if clusters[i].agrees(statement, places, inside, rules)), None)
@@ -353,6 +360,11 @@ def _containers(store) -> dict[str, set[str]]:
                            FILTER({in_documents("g")}) }}""", union=False)
     for row in rows:
         direct[row["a"].value].add(row["b"].value)
+    return containers(direct)
+
+
+def containers(direct: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Place -> every place it lies in, from place -> the places it lies in directly."""
     out: dict[str, set[str]] = {}
 
     def up(place: str, seen: frozenset[str]) -> set[str]:

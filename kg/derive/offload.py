@@ -90,13 +90,11 @@ class Job:
 
     def __init__(self, folder: Path, kind: str, which: str) -> None:
         self.folder, self.kind = folder, kind
-        root = str(Path(__file__).resolve().parents[2])  # where kg is imported from, for the child
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
         # the merge this process would do: its settings of kg.derive.eventmerge
         settings = json.dumps({name: getattr(events, name) for name in _SETTINGS})
         self.process = subprocess.Popen(
             [sys.executable, "-m", "kg.derive.offload", str(folder), kind, which, settings],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_env())
 
     def _summary(self) -> dict | None:
         out = self.process.stdout.read()  # its standard input stays open: closing it stops the child
@@ -128,6 +126,13 @@ class Job:
             pipe.close()
 
 
+def child_env() -> dict[str, str]:
+    """The environment of a child that derives: this one, with kg importable from where this
+    process imports it."""
+    root = str(Path(__file__).resolve().parents[2])
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+
+
 class LabelChanges:
     """The entity graph's changes a child wrote: the quads to remove and to add, each entity's
     block for the journal, and how many entities were recomputed."""
@@ -157,8 +162,8 @@ def blocks(folder: Path, name: str) -> Iterator[tuple[str, bytes]]:
             yield subject, data.read(int(size))
 
 
-def _write_events(folder: Path, merged: Iterable[list]) -> None:
-    with _BlockWriter(folder, "events") as out:
+def write_events(folder: Path, merged: Iterable[list], name: str = "events") -> None:
+    with BlockWriter(folder, name) as out:
         for event in merged:
             out.put(event[0].subject.value, nquads(event))
 
@@ -167,7 +172,7 @@ def _write_labels(folder: Path, store, entities: set[str] | None) -> int:
     """The entity graph's changes for ``entities`` (all if None), as :class:`LabelChanges` reads them."""
     todo, changes = labels.recompute(store, entities)
     with open(folder / "labels.removed.nq", "wb") as removed, open(folder / "labels.added.nq", "wb") as added, \
-            _BlockWriter(folder, "labels") as out:
+            BlockWriter(folder, "labels") as out:
         for block in changes:
             for iri, gone, fresh, now in block:
                 removed.write(nquads(gone))
@@ -179,7 +184,7 @@ def _write_labels(folder: Path, store, entities: set[str] | None) -> int:
     return len(todo)
 
 
-class _BlockWriter:
+class BlockWriter:
     """(subject, N-Quads) blocks written as ``name``.nq with the index :func:`blocks` reads."""
 
     def __init__(self, folder: Path, name: str) -> None:
@@ -190,7 +195,7 @@ class _BlockWriter:
         self.data.write(block)
         self.index.write(f"{subject}\t{len(block)}\n")
 
-    def __enter__(self) -> _BlockWriter:
+    def __enter__(self) -> BlockWriter:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -204,7 +209,7 @@ def _watch_parent() -> None:
     os._exit(1)
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
     """This process's peak resident memory since it started (``ru_maxrss`` would count the
     parent's too: it keeps the peak from before the ``exec`` of a forked child); 0 if unknown."""
     try:
@@ -232,9 +237,9 @@ def main(folder: str, kind: str, which: str, settings: str) -> None:
             summary = {"entities": _write_labels(place, store, entities)}
         else:
             merged, stale = events.event_quads(store, entities)
-            _write_events(place, merged)
+            write_events(place, merged)
             summary = {"stale": None if stale is None else sorted(stale)}
-    peaks = {"rss_mb": _peak_rss_mb()}
+    peaks = {"rss_mb": peak_rss_mb()}
     if tracing:
         peaks["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
     print(json.dumps({**summary, "peaks": peaks}), flush=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO
@@ -36,6 +36,7 @@ from .protocol import Capabilities, EntityChange, EntityChanges, chunked
 
 JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it did not make alone
 CHECKPOINT = "derive.tmp"  # inside the store folder (hard links need one file system); removed after use
+FOLLOWING = "derive.follow"  # inside the store folder: what a first build derives as it goes (kg.derive.follow)
 LOAD_BLOCK = 20000  # quads of a derived graph per bulk load: bounded memory; a load costs ~7 ms of its own
 
 
@@ -85,6 +86,7 @@ class LocalStore:
             self._ensure_ontology()
             self._take_out_unfinished()
             self.drop_checkpoint()  # one a killed build left behind
+            shutil.rmtree(self.path / FOLLOWING, ignore_errors=True)  # and what its derivation had written
             # a store made before the entity graph held the entities' types and facts, or their
             # lower-case names: the next build recomputes the whole graph, as while labels are stale
             entities = N(ENTITY_GRAPH)
@@ -255,6 +257,36 @@ class LocalStore:
         for block in _batches(changes.blocks(), LOAD_BLOCK):
             self.journal.put(graph.value, block)
         self._seal(graph)
+
+    def apply_derived(self, entities: Path, events: Iterable[Path],
+                      blocks: Callable[[Path], Iterator[tuple[str, bytes]]]) -> None:
+        """Both derived graphs whole, into a store that holds neither (a first build's, derived as
+        it went: :mod:`kg.derive.follow`), from N-Quads files of one block per subject, which
+        ``blocks`` reads for the journal: ``entities``, and the parts of the events graph as
+        ``events`` yields them (an event type each, loaded as the child merges the next). The
+        entity graph loads on a thread of its own beside them: each bulk load is one core's work
+        (measured: 1.55 CPU-s in 1.6 s for the 219,140 event quads of 2,000 bench articles), and
+        after the last document the workers have left the other cores idle. Should ``events``
+        raise, the events graph is left unsealed, for a refresh to recompute."""
+        graph, events_graph = N(ENTITY_GRAPH), N(EVENT_GRAPH)
+        for name in (graph, events_graph):
+            self.journal.open(name.value, reset=True)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-store-derived") as loader:
+            loading = loader.submit(self._load_file, entities)
+            try:
+                for path in events:
+                    self._load_file(path)
+                    for block in _batches(blocks(path), LOAD_BLOCK):
+                        self.journal.put(events_graph.value, block)
+            finally:
+                loading.result()
+                for block in _batches(blocks(entities), LOAD_BLOCK):
+                    self.journal.put(graph.value, block)
+                self._seal(graph)
+        self._seal(events_graph)
+
+    def _load_file(self, path: Path) -> None:
+        self._ox.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS, lenient=True)
 
     def write_events(self, events: Iterable[list[ox.Quad]], stale: set[str] | None) -> int:
         """Replace the events graph's subjects ``stale`` (all if None) with ``events`` (merged by

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol, runtime_checkable
@@ -163,6 +163,11 @@ class Checkpointing(Store, Protocol):
 
     def apply_events(self, blocks: Iterable[tuple[str, bytes]], stale: set[str] | None) -> int:
         """:meth:`Store.write_events` with each event as its (subject, N-Quads) block."""
+
+    def apply_derived(self, entities: Path, events: Iterable[Path],
+                      blocks: Callable[[Path], Iterator[tuple[str, bytes]]]) -> None:
+        """Both derived graphs whole, into a store that holds neither, from files of (subject)
+        blocks: ``entities``, and the parts of the events graph as ``events`` yields them."""
 
 
 class EntityChanges(Protocol):

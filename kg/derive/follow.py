@@ -1,0 +1,365 @@
+"""The derived graphs of a first build, derived while its documents are being extracted.
+
+A build derives the entity graph and the events after its last document (:mod:`kg.derive.refresh`);
+for a first build that meant reading back every document's graph from the store: on 2,000 bench
+articles 6.5 s after the last document, 10% of the build, and a share that grows with the corpus
+(issue 38 measured 20 s of 48 at 4,000 articles on sixteen cores). What the two derivations read
+is in the documents' N-Quads, which pass through the building process on their way to the store.
+So here a child process is sent each written batch as it goes to the store, parses it (Oxigraph's
+parser, no store read) and keeps what the derivations need: for each entity the triples the
+documents state of it, counted by document; each event statement with its roles and time; the
+``kg:locatedIn`` facts. After the last document it only has to compute the labels from those
+counts (:func:`kg.derive.entities.entity_quads`) and merge the statements
+(:func:`kg.derive.eventmerge.merge`): the same functions as the refresh, on the same triples, so
+the same graph (the tests compare the two). It writes the labels first and the events after, as
+the offloaded refresh writes them (:mod:`kg.derive.offload`), and this process loads the labels
+while the child still merges.
+
+Only a first build follows (an empty store with no curations: every entity is new, so the counts
+start from nothing), and only one large enough to be worth a child (:data:`FROM_DOCUMENTS`:
+until then the payloads are held here, then sent). Where the child cannot start, dies or says
+something unexpected, the build derives as before, after its last document: the same graph.
+
+The child holds the entities' triples and the statements of the whole build: at 2,000 bench
+articles about the peak of the refresh's child, which held one event type's statements.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from sys import intern
+
+import pyoxigraph as ox
+from rdflib.namespace import RDF
+
+from ..faults import crash_point
+from ..namespaces import (
+    ENTITY_GRAPH,
+    EVENT_GRAPH,
+    KG,
+    NOT_DOCUMENT_GRAPHS,
+    SEM,
+    entity_iri,
+    statement_iri,
+)
+from ..ontology import KG_NS, event_types, role_types
+from ..rdf import TYPE, N, nquads
+from ..store.local import FOLLOWING
+from . import curations, offload
+from . import entities as labels
+from . import eventmerge as events
+from .refresh import Refreshed, release_memory
+
+FROM_DOCUMENTS = 256  # a build follows once it has this many documents (measured: the child starts and
+                      # reads its word lists in 0.7 s; below a few hundred articles the whole refresh takes ~1 s)
+_ENV = "KG_DERIVE_FOLLOW"  # "0": never, "1": from the first document (tests), unset: FROM_DOCUMENTS
+_HEADER = struct.Struct("<Q")  # a payload's length; 0 ends the build
+_QUEUE = 8  # batches waiting for the pipe: past it, the build waits for the child
+
+
+def from_documents() -> int | None:
+    """The documents from which a first build follows; None: never."""
+    setting = os.environ.get(_ENV)
+    if setting == "0":
+        return None
+    return 1 if setting == "1" else FROM_DOCUMENTS
+
+
+def can_follow(store) -> bool:
+    """Whether a build into ``store`` may derive as it goes: a local store with no documents,
+    no derived graphs and no curations."""
+    if from_documents() is None or not store.capabilities.checkpoints or store.document_ids():
+        return False
+    if any(store.query(f"ASK {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}", union=False)
+           for graph in (ENTITY_GRAPH, EVENT_GRAPH)):
+        return False
+    return curations.overlay(store).empty
+
+
+class Follower:
+    """The building process's side: payloads held until the build is large enough, then sent to
+    the child by a thread of their own; :meth:`finish` applies what the child derived."""
+
+    command = (sys.executable, "-m", "kg.derive.follow")  # the child, given the folder to write in
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.folder = Path(store.path) / FOLLOWING
+        self.held: list[list[bytes]] | None = []  # None once the child runs (or could not start)
+        self.documents = 0
+        self.child: subprocess.Popen | None = None
+        self.failed = False
+        self.queue: queue.Queue[list[bytes] | None] = queue.Queue(_QUEUE)
+        self.sender: threading.Thread | None = None
+
+    def send(self, payloads: list[bytes]) -> None:
+        """A written batch: its documents' graphs, as N-Quads."""
+        if self.failed:
+            return
+        if self.held is None:
+            self.queue.put(payloads)
+            return
+        self.held.append(payloads)
+        self.documents += len(payloads)
+        if self.documents >= (from_documents() or 0):
+            self._start()
+
+    def _start(self) -> None:
+        held, self.held = self.held, None
+        shutil.rmtree(self.folder, ignore_errors=True)
+        try:
+            self.folder.mkdir()
+            self.child = subprocess.Popen(
+                [*self.command, str(self.folder)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=offload.child_env())
+        except OSError:  # no process or file left: the build derives after its last document
+            self.failed = True
+            return
+        self.sender = threading.Thread(target=self._send, name="kg-derive-follow", daemon=True)
+        self.sender.start()
+        for data in held:
+            self.queue.put(data)
+
+    def _send(self) -> None:
+        pipe = self.child.stdin
+        try:
+            while (data := self.queue.get()) is not None:  # the batch's payloads as they are: no copy
+                size = sum(map(len, data))
+                if not size:  # a length of 0 would end the build
+                    continue
+                pipe.write(_HEADER.pack(size))
+                for payload in data:
+                    pipe.write(payload)
+            pipe.write(_HEADER.pack(0))
+            pipe.close()  # the end: nothing more to read (a child that reads on sees the end of its input)
+        except OSError:  # the child died: the build derives after its last document
+            self.failed = True
+            while data is not None:  # what the build still sends is dropped
+                data = self.queue.get()
+
+    def finish(self) -> Refreshed | None:
+        """Apply the entity graph and the events the child derived; what was refreshed, or None
+        where nothing was followed or the child failed (then nothing was applied, or the labels
+        only, which the refresh after the build recomputes with the rest)."""
+        if self.child is None:
+            return None
+        try:
+            self.queue.put(None)
+            self.sender.join()
+            derived = self._line()
+            if derived is None:
+                return None
+            release_memory()
+            done: dict = {}
+
+            def events() -> Iterator[Path]:
+                crash_point("events")
+                while (line := self._line()) is not None and "events" in line:
+                    yield self.folder / f"{line['events']}.nq"
+                if line is None:
+                    raise _Failed
+                done.update(line)
+
+            try:
+                self.store.apply_derived(self.folder / "labels.nq", events(),
+                                         lambda path: offload.blocks(path.parent, path.stem))
+            except (_Failed, OSError):  # a part missing or cut short: the refresh derives all again
+                return None
+            return Refreshed(derived["entities"], done["peaks"])
+        finally:
+            self.close()
+
+    def _line(self) -> dict | None:
+        """The child's next report, or None if it failed."""
+        line = b"" if self.failed else self.child.stdout.readline()
+        try:
+            return json.loads(line)
+        except ValueError:  # it exited without one
+            self.failed = True
+            return None
+
+    def close(self) -> None:
+        """Stop the child, if it still runs, and remove what it wrote."""
+        if self.child is not None:
+            if self.child.poll() is None:
+                self.child.kill()
+            self.child.wait()
+            for pipe in (self.child.stdin, self.child.stdout):
+                try:
+                    pipe.close()
+                except OSError:  # a broken pipe's buffered header
+                    pass
+        if self.sender is not None and self.sender.is_alive():
+            self.queue.put(None)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ the child
+
+_MENTIONED_IN, _LOCATED_IN = N(KG.mentionedIn).value, KG_NS + "locatedIn"
+_STATEMENT = N(KG.EventStatement)
+_EVENT_TYPE, _ROLE, _START = N(KG.eventType).value, N(KG.role).value, N(KG.startOffset).value
+_ROLE_TYPE, _VALUE = N(SEM.roleType).value, N(RDF.value).value
+_DESCRIPTION, _TIME = N(KG.description).value, N(KG.time).value
+_TIME_TEXT, _FROM_DOCUMENT = N(KG.timeText).value, N(KG.timeFromDocument).value
+_NOT_DOCUMENTS = {str(graph) for graph in NOT_DOCUMENT_GRAPHS}
+_TYPE = TYPE.value
+_ENTITIES, _STATEMENTS = str(entity_iri("")), str(statement_iri("", ""))[:-1]  # ".../statement/"
+
+
+class _Failed(Exception):
+    """The child ended without deriving the events."""
+
+
+class Unexpected(Exception):
+    """A document graph of a shape the store's queries would read otherwise: the child gives up
+    and the build derives after its last document."""
+
+
+class State:
+    """What the derivations read, gathered from the documents' graphs as they come."""
+
+    def __init__(self) -> None:
+        self.triples: dict[str, dict[tuple, int]] = {}  # entity -> (predicate, object) -> documents stating it
+        self.mentioned: set[str] = set()  # every subject of a kg:mentionedIn: the entities
+        self.statements: dict[str, list[events.Statement]] = defaultdict(list)  # by event class IRI
+        self.located: dict[str, set[str]] = defaultdict(set)  # place -> the places it lies in directly
+
+    def take(self, data: bytes) -> None:
+        """A batch of documents' graphs (N-Quads), one named graph each, a document's quads
+        together and each once (:func:`kg.rdf.serialized`). One pass: the entities' triples are
+        counted, the statements' (and their roles': IRIs under the statement's) gathered and read
+        at the end of their document, the rest only looked at for what the derivations would read
+        of it (measured: 2.4 s for the 845,693 quads of 2,000 bench articles, in this child while
+        the workers extract)."""
+        about: dict[str, dict[str, list]] = {}
+        graph = None
+        triples, located, mentioned = self.triples, self.located, self.mentioned
+        for quad in ox.parse(data, format=ox.RdfFormat.N_QUADS, lenient=True):
+            if quad.graph_name != graph:
+                self._statements(about)
+                graph = quad.graph_name
+                if graph.value in _NOT_DOCUMENTS:
+                    raise Unexpected(f"a document's payload writes to {graph.value}")
+            iri, predicate = quad.subject.value, quad.predicate.value
+            if iri.startswith(_ENTITIES):
+                if predicate == _MENTIONED_IN:
+                    mentioned.add(intern(iri))
+                    continue
+                held = triples.get(iri)
+                if held is None:
+                    held = triples[intern(iri)] = {}
+                key = (quad.predicate, quad.object)
+                held[key] = held.get(key, 0) + 1
+            elif iri.startswith(_STATEMENTS):
+                properties = about.get(iri)
+                if properties is None:
+                    properties = about[iri] = defaultdict(list)
+                properties[predicate].append(quad.object)
+            elif predicate == _MENTIONED_IN or (predicate == _TYPE and quad.object == _STATEMENT):
+                raise Unexpected(f"{iri}: an entity or an event statement where kg names none")
+            if predicate == _LOCATED_IN:
+                located[iri].add(quad.object.value)
+        self._statements(about)
+
+    def _statements(self, about: dict[str, dict[str, list]]) -> None:
+        """The event statements of one document, whose subjects' properties are ``about``."""
+        for iri, properties in about.items():
+            if _STATEMENT in properties.get(_TYPE, ()):
+                self._statement(iri, properties, about)
+        about.clear()
+
+    def _statement(self, iri: str, properties: dict[str, list], about: dict[str, dict[str, list]]) -> None:
+        """An event statement, as :func:`kg.derive.eventmerge._statements` reads it from the store."""
+        types, documents, starts = (properties.get(p, ()) for p in (_EVENT_TYPE, events.PROV_DERIVED, _START))
+        roles = [(r, t) for r in properties.get(_ROLE, ()) for t in about.get(r.value, {}).get(_ROLE_TYPE, ())]
+        if not (types and documents and starts and roles):
+            return  # no row of the store's query
+        times, undated, texts = (properties.get(p, ()) for p in (_TIME, _FROM_DOCUMENT, _TIME_TEXT))
+        if max(len(documents), len(starts), len(times), len(undated), len(texts)) > 1:
+            raise Unexpected(f"{iri} has two documents, offsets or times")
+        for type_ in types:
+            s = events.Statement(iri, "", intern(documents[0].value), int(starts[0].value))
+            if times:
+                s.time = events._time(times[0].value)
+                s.undated = bool(undated) and undated[0].value == "true"
+                s.time_text = intern(texts[0].value) if texts else ""
+            for role, role_type in roles:
+                name = intern(role_type.value[len(KG_NS):])
+                held = about[role.value]
+                for value in held.get(_VALUE, ()):
+                    events._add(s.roles, name, intern(value.value))
+                for words in held.get(_DESCRIPTION, ()):
+                    if s.descriptions is None:
+                        s.descriptions = {}
+                    events._add(s.descriptions, name, words.value)
+            self.statements[type_.value].append(s)
+
+    def write_labels(self, folder: Path) -> int:
+        """The entity graph of every entity, each entity's quads a block (an empty graph before:
+        nothing to remove); how many entities, as :func:`kg.derive.entities.recompute` counts them."""
+        todo = sorted(self.mentioned)
+        with offload.BlockWriter(folder, "labels") as out:
+            for iri in todo:
+                triples = self.triples.pop(iri, {})
+                out.put(iri, nquads(labels.entity_quads(ox.NamedNode(iri), [(p, o, n) for (p, o), n in triples.items()])))
+        self.triples.clear()
+        return len(todo)
+
+    def write_events(self, folder: Path) -> Iterator[str]:
+        """The events of every statement, merged as :func:`kg.derive.eventmerge.event_quads` merges
+        all, an event type at a time: the name of each part once it is written."""
+        from ..extract.eventrules import load_rules
+
+        rules = load_rules()
+        places = {name for name, r in role_types().items() if r.property == "hasPlace"}
+        inside = events.containers(self.located)
+        for type_ in sorted({e.name for e in event_types().values()}):
+            statements = self.statements.pop(KG_NS + type_, [])
+            if statements:
+                for s in statements:
+                    s.type = intern(type_)
+                offload.write_events(folder, events.merge(statements, places, inside, rules), f"events-{type_}")
+                yield f"events-{type_}"
+
+
+def main(folder: str) -> None:
+    from ..extract.gazetteer import load_gazetteer
+    from ..extract.words import load_words
+
+    tracing = os.environ.get("KG_TRACE_HEAP") == "1"  # the bench's heap measure, kept in the child too
+    if tracing:
+        import tracemalloc
+
+        tracemalloc.start()
+    load_gazetteer(), load_words()  # while the first documents are extracted: the labels read them
+    place, state, read = Path(folder), State(), sys.stdin.buffer.read
+    while True:
+        header = read(_HEADER.size)
+        if len(header) < _HEADER.size:  # the build stopped before its end: nothing to derive
+            os._exit(1)
+        (size,) = _HEADER.unpack(header)
+        if not size:
+            break
+        state.take(read(size))
+    print(json.dumps({"entities": state.write_labels(place)}), flush=True)
+    for part in state.write_events(place):
+        print(json.dumps({"events": part}), flush=True)
+    peaks = {"rss_mb": offload.peak_rss_mb()}
+    if tracing:
+        peaks["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+    print(json.dumps({"peaks": peaks}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
