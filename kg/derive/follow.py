@@ -35,7 +35,7 @@ import subprocess
 import sys
 import threading
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from sys import intern
 
@@ -135,11 +135,11 @@ class Follower:
         try:
             while (data := self.queue.get()) is not None:  # the batch's payloads as they are: no copy
                 size = sum(map(len, data))
-                if not size:  # a length of 0 would end the build
-                    continue
-                pipe.write(_HEADER.pack(size))
-                for payload in data:
-                    pipe.write(payload)
+                if size:  # a length of 0 would end the build
+                    pipe.write(_HEADER.pack(size))
+                    for payload in data:
+                        pipe.write(payload)
+                data = payload = None  # not held while the next batch is awaited (measured: +30 MB at the peak)
             pipe.write(_HEADER.pack(0))
             pipe.close()  # the end: nothing more to read (a child that reads on sees the end of its input)
         except OSError:  # the child died: the build derives after its last document
@@ -156,26 +156,26 @@ class Follower:
         try:
             self.queue.put(None)
             self.sender.join()
-            derived = self._line()
-            if derived is None:
-                return None
             release_memory()
-            done: dict = {}
+            said: dict = {}
 
-            def events() -> Iterator[Path]:
-                crash_point("events")
-                while (line := self._line()) is not None and "events" in line:
-                    yield self.folder / f"{line['events']}.nq"
-                if line is None:
+            def parts() -> Iterator[tuple[str, Path]]:
+                while (line := self._line()) is not None and "peaks" not in line:
+                    if "entities" in line:
+                        said.update(line)
+                        yield "entities", self.folder / "labels.nq"
+                        crash_point("events")  # the events still being merged and loaded
+                    else:
+                        yield "events", self.folder / f"{line['events']}.nq"
+                if line is None or "entities" not in said:
                     raise _Failed
-                done.update(line)
+                said.update(line)
 
             try:
-                self.store.apply_derived(self.folder / "labels.nq", events(),
-                                         lambda path: offload.blocks(path.parent, path.stem))
+                self.store.apply_derived(parts(), lambda path: offload.blocks(path.parent, path.stem))
             except (_Failed, OSError):  # a part missing or cut short: the refresh derives all again
                 return None
-            return Refreshed(derived["entities"], done["peaks"])
+            return Refreshed(said["entities"], said["peaks"])
         finally:
             self.close()
 
@@ -333,6 +333,24 @@ class State:
                 yield f"events-{type_}"
 
 
+def _fork(work: Callable[[], None]) -> int | None:
+    """Run ``work`` in a forked process beside this one, which goes on: its pid; where there is
+    no fork, run it here first (None). The labels and the merge are each one core's work after
+    the last document, and this process holds all they read (measured on 2,000 bench articles:
+    0.47 s of labels, then 1.1 s of merging, one after the other)."""
+    if not hasattr(os, "fork"):
+        work()
+        return None
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        work()
+    except BaseException:  # noqa: BLE001  (its parent reports the failure: no labels, no summary)
+        os._exit(1)
+    os._exit(0)
+
+
 def main(folder: str) -> None:
     from ..extract.gazetteer import load_gazetteer
     from ..extract.words import load_words
@@ -352,9 +370,11 @@ def main(folder: str) -> None:
         if not size:
             break
         state.take(read(size))
-    print(json.dumps({"entities": state.write_labels(place)}), flush=True)
+    labelling = _fork(lambda: print(json.dumps({"entities": state.write_labels(place)}), flush=True))
     for part in state.write_events(place):
         print(json.dumps({"events": part}), flush=True)
+    if labelling is not None and os.waitstatus_to_exitcode(os.waitpid(labelling, 0)[1]) != 0:
+        os._exit(1)
     peaks = {"rss_mb": offload.peak_rss_mb()}
     if tracing:
         peaks["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20

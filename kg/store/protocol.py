@@ -164,10 +164,10 @@ class Checkpointing(Store, Protocol):
     def apply_events(self, blocks: Iterable[tuple[str, bytes]], stale: set[str] | None) -> int:
         """:meth:`Store.write_events` with each event as its (subject, N-Quads) block."""
 
-    def apply_derived(self, entities: Path, events: Iterable[Path],
+    def apply_derived(self, parts: Iterable[tuple[str, Path]],
                       blocks: Callable[[Path], Iterator[tuple[str, bytes]]]) -> None:
         """Both derived graphs whole, into a store that holds neither, from files of (subject)
-        blocks: ``entities``, and the parts of the events graph as ``events`` yields them."""
+        blocks as ``parts`` yields them: ("entities", path) once, ("events", path) per part."""
 
 
 class EntityChanges(Protocol):
