@@ -212,17 +212,32 @@ def merge(statements: list[Statement], places: set[str], inside: dict[str, set[s
     in their fixed order (:meth:`Statement.order`), as a list of quads each."""
     clusters: list[Cluster | None] = []  # in the order they started: that of their first statements
     by_entity: dict[str, set[int]] = defaultdict(set)  # entity -> the clusters (indexes) it is in
+    # (role, entity) -> the clusters with the entity in that role; role -> the clusters with any
+    by_role: dict[tuple[str, str], set[int]] = defaultdict(set)
+    with_role: dict[str, set[int]] = defaultdict(set)
     for statement in sorted(statements, key=Statement.order):
         entities = statement.entities()
-        candidates = sorted({i for e in entities for i in by_entity[e]})
-        index = next((i for i in candidates if clusters[i].agrees(statement, places, inside, rules)), None)
+        candidates = {i for e in entities for i in by_entity[e]}
+        for role, mine in statement.roles.items():
+            # a cluster disagrees that names others in a role the statement names (Cluster.agrees):
+            # left out by set operations before agrees() looks at the rest (with popular actors a
+            # statement shares an entity with hundreds of events: 3.9 million calls for the
+            # 39,647 attacks of 10,000 bench articles)
+            if mine and role not in places and candidates:
+                candidates = (candidates - with_role[role]).union(*(candidates & by_role[(role, e)] for e in mine))
+        index = next((i for i in sorted(candidates) if clusters[i].agrees(statement, places, inside, rules)), None)
         if index is None:
             index = len(clusters)
             clusters.append(Cluster())
         clusters[index].join(statement)
         for e in entities:
             by_entity[e].add(index)
-    del by_entity
+        for role, mine in statement.roles.items():
+            if mine:
+                with_role[role].add(index)
+                for e in mine:
+                    by_role[(role, e)].add(index)
+    del by_entity, by_role, with_role
     for index, cluster in enumerate(clusters):
         clusters[index] = None
         yield _event_quads(cluster, rules)

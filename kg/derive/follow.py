@@ -60,8 +60,8 @@ from . import entities as labels
 from . import eventmerge as events
 from .refresh import Refreshed, release_memory
 
-FROM_DOCUMENTS = 256  # a build follows once it has this many documents (measured: the child starts and
-                      # reads its word lists in 0.7 s; below a few hundred articles the whole refresh takes ~1 s)
+FROM_DOCUMENTS = 256  # a build follows once it has this many documents (the child starts and reads its word
+                      # lists in 0.7 s, measured); a smaller one derives after its last document, with no child
 _ENV = "KG_DERIVE_FOLLOW"  # "0": never, "1": from the first document (tests), unset: FROM_DOCUMENTS
 _HEADER = struct.Struct("<Q")  # a payload's length; 0 ends the build
 _QUEUE = 8  # batches waiting for the pipe: past it, the build waits for the child
@@ -148,9 +148,9 @@ class Follower:
                 data = self.queue.get()
 
     def finish(self) -> Refreshed | None:
-        """Apply the entity graph and the events the child derived; what was refreshed, or None
-        where nothing was followed or the child failed (then nothing was applied, or the labels
-        only, which the refresh after the build recomputes with the rest)."""
+        """Load the entity graph and the events the child derived, each part as it is written;
+        what was refreshed, or None where nothing was followed or the child failed (then neither
+        graph is sealed, and the refresh after the build derives both, whatever was loaded)."""
         if self.child is None:
             return None
         try:
@@ -165,8 +165,10 @@ class Follower:
                         said.update(line)
                         yield "entities", self.folder / "labels.nq"
                         crash_point("events")  # the events still being merged and loaded
-                    else:
+                    elif "events" in line:
                         yield "events", self.folder / f"{line['events']}.nq"
+                    else:
+                        raise _Failed
                 if line is None or "entities" not in said:
                     raise _Failed
                 said.update(line)

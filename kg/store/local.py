@@ -40,9 +40,9 @@ CHECKPOINT = "derive.tmp"  # inside the store folder (hard links need one file s
 FOLLOWING = "derive.follow"  # inside the store folder: what a first build derives as it goes (kg.derive.follow)
 LOAD_BLOCK = 20000  # quads of a derived graph per bulk load: bounded memory; a load costs ~7 ms of its own
 FILE_BLOCK = 50000  # quads per bulk load of a derived graph's file (apply_derived), two loading at once. Measured
-                    # on 2,000 bench articles, after the last document: whole files raised the building process's
-                    # peak from 231 to 289 MB (100,000-quad blocks the same); 20,000-quad blocks left 0.8 s of
-                    # RocksDB flushing after the last load; 50,000: a peak of 243 MB, a flush of 0.2 s
+                    # on 2,000 bench articles, after the last document: 100,000-quad blocks raised the building
+                    # process's peak to 289 MB; 20,000-quad blocks left 0.8 s of RocksDB flushing after the last
+                    # load; 50,000: a peak of 243 MB (231 refreshing after the build), a flush of 0.2 s
 
 
 def load_own(store: ox.Store, data: bytes) -> None:
