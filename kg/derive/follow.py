@@ -54,7 +54,7 @@ from ..namespaces import (
 )
 from ..ontology import KG_NS, event_types, role_types
 from ..rdf import TYPE, N, nquads
-from ..store.local import FOLLOWING
+from ..store.protocol import Checkpointing, Store
 from . import curations, offload
 from . import entities as labels
 from . import eventmerge as events
@@ -75,7 +75,7 @@ def from_documents() -> int | None:
     return 1 if setting == "1" else FROM_DOCUMENTS
 
 
-def can_follow(store) -> bool:
+def can_follow(store: Store) -> bool:
     """Whether a build into ``store`` may derive as it goes: a local store with no documents,
     no derived graphs and no curations."""
     if from_documents() is None or not store.capabilities.checkpoints or store.document_ids():
@@ -92,9 +92,9 @@ class Follower:
 
     command = (sys.executable, "-m", "kg.derive.follow")  # the child, given the folder to write in
 
-    def __init__(self, store) -> None:
+    def __init__(self, store: Checkpointing) -> None:
         self.store = store
-        self.folder = Path(store.path) / FOLLOWING
+        self.folder: Path | None = None  # the store's scratch folder, once the child starts
         self.held: list[list[bytes]] | None = []  # None once the child runs (or could not start)
         self.documents = 0
         self.child: subprocess.Popen | None = None
@@ -116,9 +116,8 @@ class Follower:
 
     def _start(self) -> None:
         held, self.held = self.held, None
-        shutil.rmtree(self.folder, ignore_errors=True)
         try:
-            self.folder.mkdir()
+            self.folder = self.store.scratch()
             self.child = subprocess.Popen(
                 [*self.command, str(self.folder)], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=offload.child_env())
@@ -203,7 +202,8 @@ class Follower:
                     pass
         if self.sender is not None and self.sender.is_alive():
             self.queue.put(None)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 # ------------------------------------------------------------------ the child

@@ -246,6 +246,14 @@ class LocalStore:
             raise
         return folder
 
+    def scratch(self) -> Path:
+        """An empty folder inside the store's for files a derivation writes while a build runs
+        (:mod:`kg.derive.follow`); the next writable opening removes what a killed build left."""
+        folder = self.path / FOLLOWING
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        return folder
+
     def drop_checkpoint(self) -> None:
         """Remove the checkpoint (its files are hard links: nothing else is lost)."""
         shutil.rmtree(self.path / CHECKPOINT, ignore_errors=True)

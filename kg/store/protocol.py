@@ -155,6 +155,10 @@ class Checkpointing(Store, Protocol):
 
     def drop_checkpoint(self) -> None: ...
 
+    def scratch(self) -> Path:
+        """An empty folder inside the store's for a derivation's files during a build, which the
+        next writable opening removes."""
+
     def subjects_not_in(self, graph: ox.NamedNode, keep: set[str]) -> Iterator[ox.Quad]:
         """The quads of ``graph`` whose subject is not in ``keep``."""
 
