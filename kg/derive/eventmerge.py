@@ -89,6 +89,21 @@ class Statement:
     def entities(self) -> set[str]:
         return {e for es in self.roles.values() for e in es}
 
+    def timed(self, time: str, undated: str | None, text: str | None) -> None:
+        """Its time (a lexical date), whether it is its document's date ("true"), and its words."""
+        self.time = _time(time)
+        self.undated = undated == "true"
+        self.time_text = intern(text) if text is not None else ""
+
+    def add(self, role: str, entity: str | None, words: str | None) -> None:
+        """A participant in ``role``: an entity, or words that name none (or both)."""
+        if entity is not None:
+            _add(self.roles, role, intern(entity))
+        if words is not None:
+            if self.descriptions is None:
+                self.descriptions = {}
+            _add(self.descriptions, role, words)
+
     def order(self) -> tuple:
         precision = _PRECISION.get(self.time.precision, 3) if self.time is not None else 4
         return (self.undated or self.time is None, precision, self.document, self.start, self.iri)
@@ -174,7 +189,7 @@ def event_quads(store, entities: Iterable[str] | None) -> tuple[Iterator[list[ox
     (statements of two types never merge), so only one type's statements are held in memory, and
     none of the quads: write them as they come."""
     rules = load_rules()
-    places = {name for name, r in role_types().items() if r.property == "hasPlace"}
+    places = place_roles()
     inside = _containers(store)
     curated = curations.overlay(store)  # roles name the entities as curated (kg.derive.curations)
     if entities is not None:
@@ -192,9 +207,20 @@ def statement_count(store) -> int:
     return int(next(iter(rows))["n"].value)
 
 
+def merged_types() -> list[str]:
+    """The event classes whose statements merge, each apart (statements of two never merge), in
+    the order the events graph is written."""
+    return sorted({e.name for e in event_types().values()})
+
+
+def place_roles() -> set[str]:
+    """The roles that name a place (compared by containment, not identity, in a merge)."""
+    return {name for name, r in role_types().items() if r.property == "hasPlace"}
+
+
 def _merged(store, iris: set[str] | None, places: set[str], inside: dict[str, set[str]],
             rules: EventRules, curated: curations.Overlay) -> Iterator[list[ox.Quad]]:
-    for type_ in sorted({e.name for e in event_types().values()}):
+    for type_ in merged_types():
         yield from _merged_type(store, iris, type_, places, inside, rules, curated)
 
 
@@ -276,20 +302,17 @@ def _statements(store, iris: set[str] | None, type_: str, curated: curations.Ove
         if s is None:  # names shared by many statements (types, documents, roles, entities) held once
             s = out[iri] = Statement(iri, type_name, intern(doc.value), int(start.value))
             if time is not None:
-                s.time = _time(time.value)
-                s.undated = undated is not None and undated.value == "true"
-                s.time_text = intern(text.value) if text is not None else ""
-        role = intern(role.value[len(KG_NS):])
-        if value is not None and curated is not None and not curated.empty:  # the entity as curated
-            final = curated.final(value.value, curations.document_of(doc.value))
-            value = None if final is None else ox.NamedNode(final)
-        if value is not None:
-            _add(s.roles, role, intern(value.value))
-        if words is not None:
-            if s.descriptions is None:
-                s.descriptions = {}
-            _add(s.descriptions, role, words.value)
+                s.timed(time.value, _lexical(undated), _lexical(text))
+        entity = _lexical(value)
+        if entity is not None and curated is not None and not curated.empty:  # the entity as curated
+            entity = curated.final(entity, curations.document_of(doc.value))
+        s.add(intern(role.value[len(KG_NS):]), entity, _lexical(words))
     return list(out.values())
+
+
+def _lexical(term) -> str | None:
+    """An optional binding's value, None where it is unbound."""
+    return None if term is None else term.value
 
 
 def _add(found: dict[str, tuple[str, ...]], role: str, value: str) -> None:

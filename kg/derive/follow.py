@@ -46,13 +46,13 @@ from ..faults import crash_point
 from ..namespaces import (
     ENTITY_GRAPH,
     EVENT_GRAPH,
+    ID,
     KG,
     NOT_DOCUMENT_GRAPHS,
     SEM,
     entity_iri,
-    statement_iri,
 )
-from ..ontology import KG_NS, event_types, role_types
+from ..ontology import KG_NS
 from ..rdf import TYPE, N, nquads
 from ..store.protocol import Checkpointing, Store
 from . import curations, offload
@@ -216,7 +216,7 @@ _DESCRIPTION, _TIME = N(KG.description).value, N(KG.time).value
 _TIME_TEXT, _FROM_DOCUMENT = N(KG.timeText).value, N(KG.timeFromDocument).value
 _NOT_DOCUMENTS = {str(graph) for graph in NOT_DOCUMENT_GRAPHS}
 _TYPE = TYPE.value
-_ENTITIES, _STATEMENTS = str(entity_iri("")), str(statement_iri("", ""))[:-1]  # ".../statement/"
+_ENTITIES, _STATEMENTS = str(entity_iri("")), str(ID["statement/"])
 
 
 class _Failed(Exception):
@@ -293,18 +293,14 @@ class State:
         for type_ in types:
             s = events.Statement(iri, "", intern(documents[0].value), int(starts[0].value))
             if times:
-                s.time = events._time(times[0].value)
-                s.undated = bool(undated) and undated[0].value == "true"
-                s.time_text = intern(texts[0].value) if texts else ""
+                s.timed(times[0].value, undated[0].value if undated else None, texts[0].value if texts else None)
             for role, role_type in roles:
                 name = intern(role_type.value[len(KG_NS):])
                 held = about[role.value]
                 for value in held.get(_VALUE, ()):
-                    events._add(s.roles, name, intern(value.value))
+                    s.add(name, value.value, None)
                 for words in held.get(_DESCRIPTION, ()):
-                    if s.descriptions is None:
-                        s.descriptions = {}
-                    events._add(s.descriptions, name, words.value)
+                    s.add(name, None, words.value)
             self.statements[type_.value].append(s)
 
     def write_labels(self, folder: Path) -> int:
@@ -324,9 +320,9 @@ class State:
         from ..extract.eventrules import load_rules
 
         rules = load_rules()
-        places = {name for name, r in role_types().items() if r.property == "hasPlace"}
+        places = events.place_roles()
         inside = events.containers(self.located)
-        for type_ in sorted({e.name for e in event_types().values()}):
+        for type_ in events.merged_types():
             statements = self.statements.pop(KG_NS + type_, [])
             if statements:
                 for s in statements:
@@ -357,11 +353,7 @@ def main(folder: str) -> None:
     from ..extract.gazetteer import load_gazetteer
     from ..extract.words import load_words
 
-    tracing = os.environ.get("KG_TRACE_HEAP") == "1"  # the bench's heap measure, kept in the child too
-    if tracing:
-        import tracemalloc
-
-        tracemalloc.start()
+    offload.trace_heap()
     load_gazetteer(), load_words()  # while the first documents are extracted: the labels read them
     place, state, read = Path(folder), State(), sys.stdin.buffer.read
     while True:
@@ -377,10 +369,7 @@ def main(folder: str) -> None:
         print(json.dumps({"events": part}), flush=True)
     if labelling is not None and os.waitstatus_to_exitcode(os.waitpid(labelling, 0)[1]) != 0:
         os._exit(1)
-    peaks = {"rss_mb": offload.peak_rss_mb()}
-    if tracing:
-        peaks["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    print(json.dumps({"peaks": peaks}), flush=True)
+    print(json.dumps({"peaks": offload.peaks()}), flush=True)
 
 
 if __name__ == "__main__":

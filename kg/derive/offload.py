@@ -219,13 +219,28 @@ def peak_rss_mb() -> float:
         return 0.0
 
 
-def main(folder: str, kind: str, which: str, settings: str) -> None:
-    threading.Thread(target=_watch_parent, daemon=True).start()
-    tracing = os.environ.get("KG_TRACE_HEAP") == "1"  # the bench's heap measure, kept in the child too
-    if tracing:
+def trace_heap() -> None:
+    """Trace this child's Python heap where the bench measures the building process's
+    (``KG_TRACE_HEAP``): the heap of a build counts its children's."""
+    if os.environ.get("KG_TRACE_HEAP") == "1":
         import tracemalloc
 
         tracemalloc.start()
+
+
+def peaks() -> dict[str, float]:
+    """This child's peak resident memory and, where traced, its peak Python heap, in MB."""
+    import tracemalloc
+
+    out = {"rss_mb": peak_rss_mb()}
+    if tracemalloc.is_tracing():
+        out["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+    return out
+
+
+def main(folder: str, kind: str, which: str, settings: str) -> None:
+    threading.Thread(target=_watch_parent, daemon=True).start()
+    trace_heap()
     for name, value in json.loads(settings).items():
         setattr(events, name, value)
     place = Path(folder)
@@ -239,10 +254,7 @@ def main(folder: str, kind: str, which: str, settings: str) -> None:
             merged, stale = events.event_quads(store, entities)
             write_events(place, merged)
             summary = {"stale": None if stale is None else sorted(stale)}
-    peaks = {"rss_mb": peak_rss_mb()}
-    if tracing:
-        peaks["heap_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    print(json.dumps({**summary, "peaks": peaks}), flush=True)
+    print(json.dumps({**summary, "peaks": peaks()}), flush=True)
 
 
 if __name__ == "__main__":
