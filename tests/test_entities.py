@@ -193,6 +193,30 @@ def test_a_faith_or_a_people_before_fighters_or_tribesmen_is_not_a_person(extrac
     assert "Zaydi" not in found and "Tuareg" not in found
 
 
+def test_a_people_or_a_faith_before_fighters_names_an_armed_side(extraction, extract):
+    found = entities(extraction, "Tuareg rebels ambushed a Malian army convoy near Kidal on Sunday. "
+                                 "Shia militias and Sunni tribal fighters retook Baiji from ISIL.")
+    assert found["Tuareg rebels"].type == "ArmedGroup"
+    assert found["Shia militias"].type == "ArmedGroup" and found["Sunni tribal fighters"].type == "ArmedGroup"
+    assert "Tuareg" not in found
+    facts = extract("Kurdish fighters defended Kobani against ISIL for months.")
+    assert ("group-kurdish-fighters", "attacked", "islamic-state") in facts
+    assert not any(o == "kobani" for _, p, o in facts if p == "attacked")
+
+
+@pytest.mark.parametrize("text, not_entity", [
+    ("Islamist militants attacked a checkpoint near Gao.", "Islamist militants"),  # a creed: many sides
+    ("ELNA forces crossed the border at dawn.", "ELNA forces"),  # an acronym names the group itself
+    ("The Houthis, a group of Zaydi fighters led by their commander, took Sanaa.", "Zaydi fighters"),
+])
+def test_no_armed_side_of_a_creed_a_state_an_acronym_or_a_description(extraction, text, not_entity):
+    assert not_entity not in by_form(extraction, text)
+
+
+def test_a_state_s_nationality_before_forces_names_its_army_not_a_side_of_its_own(extraction):
+    assert by_form(extraction, "French forces left Gao in August.")["French forces"].type == "ArmedForces"
+
+
 def test_a_numbered_fleet_or_its_airmen_are_no_place(extraction):
     found = entities(extraction, "Ships of the U.S. 5th Fleet sailed from Bahrain on Monday.")
     assert "5th Fleet" in found and not found["5th Fleet"].type in ("Settlement", "Region", "Location")

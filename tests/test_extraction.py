@@ -72,3 +72,18 @@ def test_an_aim_is_not_an_outcome(extract):
     facts = extract("Forces loyal to Khalifa Haftar launched an offensive to capture Tripoli in April 2019.")
     assert not any(p == "captured" for _, p, _ in facts)
     assert ("gna", "allyOf", "turkey") in extract("Turkey backed the Government of National Accord.")
+
+
+def test_who_claims_an_attack_carried_it_out_and_a_denial_is_no_fact(extract):
+    assert ("al-shabaab", "attacked", "jazera-hotel") in extract(
+        "Al-Shabaab claimed responsibility for the attack on the Jazeera Hotel in Mogadishu.")
+    assert ("ttp", "attacked", "bacha-khan-university") in extract(
+        "The Pakistani Taliban took credit for the assault on Bacha Khan University.")
+    assert not any(p == "attacked" for _, p, _ in extract(
+        "Hezbollah denied responsibility for the attack on the Israeli embassy in Buenos Aires."))
+
+
+def test_resisting_or_defending_against_a_side_is_fighting_it(extract):
+    assert ("peshmerga", "attacked", "islamic-state") in extract("The Peshmerga resisted ISIL near Makhmour.")
+    facts = extract("Turkey resisted pressure from Washington over the pipeline.")
+    assert not any(p == "attacked" for _, p, _ in facts)

@@ -121,8 +121,10 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
                 type_ = place_type(text, places)  # "Near Dayr Az Zayr" tagged as one person's name
             if match_key(text) in gazetteer.demonyms:
                 continue  # "French" alone: a nationality, a modifier ("the French" is read as France below)
-            if type_ == "Person" and _names_a_people(doc, start, end, words):
-                continue  # "Zaydi" of "Zaydi fighters": a faith or a people, read as a group below
+            if _names_a_people(doc, start, end, words) and (type_ == "Person" or (
+                    type_ in ("Settlement", "Region") and not places.town(text) and not places.country(text)
+                    and doc[end].lemma_.lower() in words.armed_people_nouns)):
+                continue  # "Zaydi" of "Zaydi fighters", "Tuareg" of "Tuareg rebels": a faith or a people, read as a group below
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
     place_names = _place_names(doc, taken, sentence_of, words)
@@ -514,12 +516,22 @@ def _names_a_people(doc, start: int, end: int, words: Words) -> bool:
 
 def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
     """"nine Lebanese soldiers" -> a PersonGroup "Lebanese soldiers", keyed by nationality (or
-    faith, or people: "Zaydi fighters") and noun."""
+    faith, or people: "Sunni tribesmen") and noun; "Kurdish forces", "Tuareg rebels", "Shia
+    militias": a people or a faith (no state's nationality) and a word for armed men -> an
+    ArmedGroup, the side the text names so (a state's forces are its institution: "Malian troops")."""
     found = []
     for token in tokens(doc):
-        if token.i in taken or token.pos_ != "NOUN" or token.tag_ not in ("NNS", "NNPS") \
-                or token.lemma_.lower() not in words.people_nouns:
-            continue  # "Zaydi fighters" stand for the group they fight in, which relations read
+        if token.i in taken or token.pos_ != "NOUN" or token.tag_ not in ("NNS", "NNPS"):
+            continue
+        if token.lemma_.lower() not in words.people_nouns:
+            armed = _armed_people(doc, token, gazetteer, words, taken)
+            if armed is not None:
+                label = span_text(doc[armed.i : token.i + 1])
+                found.append(Mention(
+                    start=armed.i, end=token.i + 1, start_char=armed.idx, end_char=token.idx + len(token.text),
+                    text=label, type="ArmedGroup", kind="group", key=f"group-{iri_key(label)}",
+                    sentence=sentence_of[token.i]))
+            continue
         modifiers = [c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i]
         people = next((c for c in modifiers if c.i == token.i - 1 and c.text[:1].isupper()
                        and _names_a_people(doc, c.i, c.i + 1, words) and c.ent_type_ in ("NORP", "PERSON")
@@ -534,6 +546,31 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
             sentence=sentence_of[token.i],
         ))
     return found
+
+
+def _armed_people(doc, noun, gazetteer, words: Words, taken):
+    """The people or faith naming armed men: "Kurdish" of "Kurdish forces", "Sunni" of "Sunni
+    tribal fighters" (a lower-case word may stand between); None where the word is a state's
+    nationality, a name kg knows, an acronym ("ELNA forces": a group's name), a creed
+    ("Islamist militants"), or where the noun is no word for armed men, or describes a
+    group named beside it ("the Houthis, a group of Zaydi fighters": the Houthis are read)."""
+    if noun.lemma_.lower() not in words.armed_people_nouns or noun.dep_ == "appos" or (
+            noun.dep_ == "pobj" and noun.head.lower_ == "of"):
+        return None
+    first = noun.i - 1
+    while first >= 0 and doc[first].dep_ == "amod" and doc[first].head.i == noun.i and doc[first].is_lower \
+            and first > noun.i - 2:
+        first -= 1  # "tribal", "armed"
+    if first < 0 or first in taken:
+        return None
+    people = doc[first]
+    if people.head.i != noun.i or people.dep_ not in ("amod", "compound") or not people.text[:1].isupper() \
+            or people.ent_type_ not in ("NORP", "GPE", "PERSON") and people.tag_ != "NNP" or (first > 0 and doc[first - 1].text[:1].isupper()
+                                                                      and doc[first - 1].dep_ in ("amod", "compound")) \
+            or people.is_upper or people.lower_ in words.ideologies \
+            or gazetteer.country_of_demonym(people.text) or gazetteer.lookup(people.text):
+        return None
+    return people
 
 
 def _government_of(doc, start: int, end: int, gazetteer: Gazetteer, words: Words) -> str | None:

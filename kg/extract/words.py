@@ -45,6 +45,8 @@ class Words:
     undertaking_verbs: frozenset[str]
     participation_verbs: frozenset[str]
     participant_nouns: frozenset[str]
+    armed_people_nouns: frozenset[str]
+    ideologies: frozenset[str]
     object_control_verbs: frozenset[str]
     doubtful_reporting_verbs: frozenset[str]
     non_factual_modifiers: frozenset[str]
