@@ -62,10 +62,10 @@ def judge(
         tuple, tuple[float, int, list[str], tuple[str, str]]
     ] = {}  # (sentence, subject, relation, object) -> (p, top, features, the two types)
     symmetric = ontology.symmetric_relations()
-    for c in pairs:
-        names, top = features(doc, c, classes, fired.get(c.sentence, {}), ctx.at, ctx.words)
+    read = [features(doc, c, classes, fired.get(c.sentence, {}), ctx.at, ctx.words) for c in pairs]
+    for c, (names, top), probabilities in zip(pairs, read, model.probabilities_of([names for names, _ in read])):
         allowed = fitting(c.subject.type, c.object.type)
-        for relation, p in model.probabilities(names).items():
+        for relation, p in probabilities.items():
             if relation not in allowed:
                 continue
             s, o = c.keys
