@@ -87,3 +87,20 @@ def test_resisting_or_defending_against_a_side_is_fighting_it(extract):
     assert ("peshmerga", "attacked", "islamic-state") in extract("The Peshmerga resisted ISIL near Makhmour.")
     facts = extract("Turkey resisted pressure from Washington over the pipeline.")
     assert not any(p == "attacked" for _, p, _ in facts)
+
+
+def test_every_name_a_plural_title_introduces_holds_it_and_a_singular_only_its_own(extract):
+    facts = extract("Greenpeace members Anna Berg and Ola Lind gained access to the documents.")
+    members = {(s, o) for s, p, o in facts if p == "memberOf"}
+    assert len(members) == 2 and len({o for _, o in members}) == 1, members
+    facts = extract("Hamas leaders Ismail Haniyeh and Yahya Sinwar left Gaza on Monday.")
+    assert len({s for s, p, o in facts if p == "leaderOf" and o == "hamas"}) == 2, facts
+    facts = extract("Kenyan President William Ruto and Yoweri Museveni met in Nairobi.")
+    assert not any(p == "leaderOf" and s == "yoweri-museveni" for s, p, _ in facts)
+
+
+def test_a_party_s_candidate_belongs_to_it(extract):
+    assert ("jorge-ramos", "memberOf", "liberal-party") in extract(
+        "Jorge Ramos, candidate of the Liberal Party, won nine percent of the vote.")
+    assert ("jorge-ramos", "memberOf", "liberal-party") in extract(
+        "Liberal Party candidate Jorge Ramos won nine percent of the vote.")
