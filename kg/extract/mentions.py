@@ -526,11 +526,7 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
         if token.lemma_.lower() not in words.people_nouns:
             armed = _armed_people(doc, token, gazetteer, words, taken)
             if armed is not None:
-                label = span_text(doc[armed.i : token.i + 1])
-                found.append(Mention(
-                    start=armed.i, end=token.i + 1, start_char=armed.idx, end_char=token.idx + len(token.text),
-                    text=label, type="ArmedGroup", kind="group", key=f"group-{iri_key(label)}",
-                    sentence=sentence_of[token.i]))
+                found.append(_group(armed, token, span_text(doc[armed.i : token.i + 1]), "ArmedGroup", sentence_of))
             continue
         modifiers = [c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i]
         people = next((c for c in modifiers if c.i == token.i - 1 and c.text[:1].isupper()
@@ -539,13 +535,14 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
         demonym = people or next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
         if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):
             continue
-        label = f"{demonym.text} {token.text}"
-        found.append(Mention(
-            start=demonym.i, end=token.i + 1, start_char=demonym.idx, end_char=token.idx + len(token.text),
-            text=label, type="PersonGroup", kind="group", key=f"group-{iri_key(label)}",
-            sentence=sentence_of[token.i],
-        ))
+        found.append(_group(demonym, token, f"{demonym.text} {token.text}", "PersonGroup", sentence_of))
     return found
+
+
+def _group(first, noun, label: str, type_: str, sentence_of) -> Mention:
+    """The group mention from ``first`` to ``noun``, keyed by its label."""
+    return Mention(start=first.i, end=noun.i + 1, start_char=first.idx, end_char=noun.idx + len(noun.text),
+                   text=label, type=type_, kind="group", key=f"group-{iri_key(label)}", sentence=sentence_of[noun.i])
 
 
 def _armed_people(doc, noun, gazetteer, words: Words, taken):
@@ -558,16 +555,15 @@ def _armed_people(doc, noun, gazetteer, words: Words, taken):
             noun.dep_ == "pobj" and noun.head.lower_ == "of"):
         return None
     first = noun.i - 1
-    while first >= 0 and doc[first].dep_ == "amod" and doc[first].head.i == noun.i and doc[first].is_lower \
-            and first > noun.i - 2:
+    if first > 0 and doc[first].dep_ == "amod" and doc[first].head.i == noun.i and doc[first].is_lower:
         first -= 1  # "tribal", "armed"
     if first < 0 or first in taken:
         return None
     people = doc[first]
-    if people.head.i != noun.i or people.dep_ not in ("amod", "compound") or not people.text[:1].isupper() \
-            or people.ent_type_ not in ("NORP", "GPE", "PERSON") and people.tag_ != "NNP" or (first > 0 and doc[first - 1].text[:1].isupper()
-                                                                      and doc[first - 1].dep_ in ("amod", "compound")) \
-            or people.is_upper or people.lower_ in words.ideologies \
+    a_name = people.head.i == noun.i and people.dep_ in ("amod", "compound") and people.text[:1].isupper() \
+        and (people.ent_type_ in ("NORP", "GPE", "PERSON") or people.tag_ == "NNP") and not people.is_upper
+    longer = first > 0 and doc[first - 1].text[:1].isupper() and doc[first - 1].dep_ in ("amod", "compound")
+    if not a_name or longer or people.lower_ in words.ideologies \
             or gazetteer.country_of_demonym(people.text) or gazetteer.lookup(people.text):
         return None
     return people

@@ -69,14 +69,13 @@ def _titles_of(ctx: Context, m: Mention) -> list:
         if c.dep_ in ("appos", "compound") and title_word(c, ctx.words) in ctx.titles and c not in found:
             found.append(c)
     first = head
-    while first.dep_ == "conj" and first.head.i != first.i:  # "Greenpeace members A and B": B's title is A's
+    while first.dep_ == "conj" and first.head.i != first.i:
         first = first.head
-    if first is not head and first.dep_ == "appos" and title_word(first.head, ctx.words) in ctx.titles \
-            and first.head not in found:
-        found.append(first.head)
-    if first is not head:  # "Hamas leaders A and B": a plural title before the first names them all
-        found += [c for c in children(first) if c.dep_ == "compound" and c.tag_ in ("NNS", "NNPS")
-                  and title_word(c, ctx.words) in ctx.titles and c not in found]
+    if first is not head:  # a later name of a list takes the title the list is in apposition to
+        # ("Greenpeace members A and B") or a plural one before its first name ("Hamas leaders A and B")
+        shared = [first.head] if first.dep_ == "appos" else []
+        shared += [c for c in children(first) if c.dep_ == "compound" and c.tag_ in ("NNS", "NNPS")]
+        found += [t for t in shared if title_word(t, ctx.words) in ctx.titles and t not in found]
     if head.dep_ == "appos" and title_word(head.head, ctx.words) in ctx.titles:
         found.append(head.head)
     elif head.dep_ == "appos" and head.head.dep_ == "pobj" and head.head.head.dep_ == "prep" and \
