@@ -200,7 +200,7 @@ def test_the_table_names_the_facts_against_the_camps(example_store, monkeypatch)
                                           "  1. Bashar al-Assad, Hezbollah, Islamic State, Syria, Syrian army"]
     assert lines[start + 1:start + 3] == [
         "  Islamic State ceasefireWith Lebanese army (cooperative, between camps 1 and 2; 2 documents)",
-        "  Syrian army attacked Islamic State (hostile, inside camp 1; 1 document)"]
+        "  Syrian army attacked Islamic State (hostile, inside camp 1; 2 documents)"]
 
 
 def test_csv_has_every_ranking_and_the_camps(example_store):

@@ -200,16 +200,54 @@ def test_a_model_of_an_older_format_says_to_retrain_it(tmp_path):
     assert "format 1, expected 2" in str(raised.value) and "kg train" in str(raised.value)
 
 
-def test_the_model_adds_no_fact_to_a_pair_the_rules_read_nor_an_event_beside_them():
+def test_the_model_adds_no_fact_to_a_pair_the_rules_read_nor_an_event_out_of_its_trigger_s_frame():
     assert not may_add("memberOf", ["T:Person>Organization", "R:leaderOf"])
     assert not may_add("memberOf", ["T:Person>Organization", "RR:attacked"])
     assert may_add("locatedIn", ["T:Settlement>Country", "PD:appos^"])
-    # an event's fact comes with its event statement, from a trigger rule: the model only judges it
-    assert not may_add("attacked", ["T:ArmedGroup>Settlement", "TC:lex:attacked"])
-    # read alone, it needs a word of the event's trigger classes
+    # beside the rules, an event's relation needs its trigger word on the path and the two in its
+    # frame: the one acting its subject (possessor, by-agent...), the one acted on its object
+    frame = ["SA:nsubj", "OA:pobj-against"]
+    assert may_add("attacked", ["T:ArmedGroup>ArmedGroup", "TC:lex:attacked", *frame])
+    assert may_add("attacked", ["T:ArmedGroup>ArmedGroup", "PC:pv:attacked", "SA:poss", "OA:pobj-on"])
+    assert not may_add("attacked", ["T:ArmedGroup>ArmedGroup", "BC:lex:attacked", *frame])
+    assert not may_add("attacked", ["T:Country>ArmedGroup", "TC:lex:attacked", "SA:pobj-in", "OA:pobj-against"])
+    assert not may_add("attacked", ["T:ArmedGroup>ArmedGroup", "TC:lex:attacked", "SA:far-nsubj", "OA:dobj"])
+    assert not may_add("attacked", ["T:Country>ArmedGroup", "PC:lex:attacked", "@OWN", *frame])  # in ITS fight
+    assert not may_add("attacked", ["T:Country>ArmedGroup", "PC:lex:attacked", "@CLAUSE", *frame])  # said that
+    assert not may_add("attacked", ["T:ArmedGroup>ArmedGroup", "TOP:meet", *frame])
+    # read alone, a word of the event's trigger classes on the path or between the two is enough
     assert not may_add("attacked", ["T:ArmedGroup>Settlement", "TOP:meet"], beside_rules=False)
     assert may_add("attacked", ["T:ArmedGroup>Settlement", "TC:lex:attacked"], beside_rules=False)
+    assert may_add("attacked", ["T:ArmedGroup>Settlement", "BC:lex:attacked"], beside_rules=False)
     assert may_add("memberOf", ["T:Person>Organization", "R:leaderOf"], beside_rules=False)
+
+
+def test_the_shipped_model_adds_an_attack_no_rule_reads_and_none_to_the_attack_s_place(extraction):
+    text = (
+        "Chadian troops worked on Sunday to clear Boko Haram fighters from the islands of Lake Chad. "
+        "An airstrike in Yemen against AQAP killed three people. "
+        "Malian soldiers did not work to clear Ansar Dine fighters from the town. "
+        "Kenya backed the Somali army in its campaign against al-Shabaab."
+    )
+    facts = {(a.subject, a.predicate, a.object): a.rule for a in extraction(text).assertions}
+    assert facts.get(("chad-armed-forces", "attacked", "boko-haram")) == "model"  # no rule reads it
+    assert {(s, o) for s, p, o in facts if p == "attacked"} == {
+        ("chad-armed-forces", "boko-haram"), ("somalia-armed-forces", "al-shabaab")}  # not Kenya: the campaign is the army's
+
+
+def test_a_pair_s_features_say_how_each_hangs_on_the_path():
+    from kg.extract.learned.candidates import candidates
+    from kg.extract.learned.features import features, trigger_classes
+
+    doc, mentions, extractor = _parsed("Hamas attacked Fatah in Gaza. An airstrike in Yemen against AQAP killed three people.")
+    classes = trigger_classes(extractor.lexicon)
+    at = {i: m for m in mentions for i in range(m.start, m.end)}
+    read = {
+        (c.subject.text, c.object.text): {f for f in features(doc, c, classes, {}, at)[0] if f[:3] in ("SA:", "OA:")}
+        for c in candidates(doc, mentions)
+    }
+    assert read[("Hamas", "Fatah")] == {"SA:nsubj", "OA:dobj"}
+    assert read[("Yemen", "AQAP")] == {"SA:pobj-in", "OA:pobj-against"}
 
 
 def test_agreement_of_two_annotations_is_pair_f1(tmp_path):

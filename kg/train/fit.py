@@ -14,6 +14,7 @@ import numpy as np
 
 from ..extract.learned.candidates import judged_key
 from ..extract.learned.combine import may_add
+from ..extract.learned.features import MARK
 from ..extract.learned.model import NONE, RelationModel
 from .examples import Example
 
@@ -65,7 +66,7 @@ def _fit(examples: list[Example], classes: list[str], seed: int, c: float):
     LogisticRegression = _learner()
     counts = Counter(f for e in examples for f in set(e.features))
     vocabulary = {
-        f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_COUNT))
+        f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_COUNT and not f.startswith(MARK)))
     }
     x = _matrix(examples, vocabulary)
     y = np.array([classes.index(e.label) for e in examples])

@@ -23,7 +23,7 @@ from ..lexicon import Rule
 from ..relations.context import Found
 from ..relations.trace import TRACE, Decision
 from .candidates import candidates, family, fitting, judged_key
-from .features import Classes, features, rule_facts
+from .features import MARK, Classes, features, rule_facts
 from .model import RelationModel
 
 RULE_ID = "model"  # kg:rule of a fact only the model found
@@ -150,26 +150,52 @@ def _unjudged(f: Found, types: tuple[str, str] | None, judged: set[str]) -> str:
 def may_add(relation: str, names: list[str], beside_rules: bool = True) -> bool:
     """Whether the model may add ``relation`` for a pair with these features. Beside the rules:
     never to a pair they related in the sentence either way round ("R:", "RR:": the rules read it,
-    the model only vetoes), and never a relation that names an event (an attack, a capture...):
-    such a fact comes with its event statement, which only a trigger rule makes. Alone
-    (``KG_RELATION_MODEL=only``): an event's relation only where a word of its trigger classes is
-    on the pair's path or between the two."""
+    the model only vetoes). A relation that names an event (an attack, a capture...) needs a word
+    of its trigger classes at the top of the pair's path or on it, and beside the rules the pair in
+    that word's frame as well: the one acting its subject, possessor, modifier or by-agent, the
+    one acted on its object (direct, passive subject, or after against, on, at, into, toward),
+    no trigger word under the path's top with a doer of its own ("X backs Y in its fight
+    against Z": the fight is Y's), and no other clause on the way down from the top to the one
+    acted on ("X said its troops raided Y"). Alone (``KG_RELATION_MODEL=only``) a trigger word
+    between the two is enough."""
     return refusal(relation, names, beside_rules) is None
 
 
 def refusal(relation: str, names: list[str], beside_rules: bool = True) -> str | None:
     """Why the model may not add ``relation`` for a pair with these features (:func:`may_add`):
-    "rules-read-pair", "event-relation", or None where it may."""
+    "rules-read-pair", "event-relation", "out-of-frame", or None where it may."""
     if beside_rules and any(n.startswith(("R:", "RR:")) for n in names):
         return "rules-read-pair"
     if relation not in _event_relations():
         return None
-    if beside_rules:
-        return "event-relation"  # an event's fact comes with its event statement, from the trigger rules
-    wanted = {
-        f"{where}:{kind}:{relation}" for where in ("TC", "PC", "BC") for kind in ("lex", "pv")
-    }
-    return None if any(n in wanted for n in names) else "event-relation"
+    where = ("TC", "PC") if beside_rules else ("TC", "PC", "BC")
+    wanted = {f"{at}:{kind}:{relation}" for at in where for kind in ("lex", "pv")}
+    if not any(n in wanted for n in names):
+        return "event-relation"
+    if beside_rules and not _in_frame(names):
+        return "out-of-frame"
+    return None
+
+
+def _in_frame(names: list[str]) -> bool:
+    return (
+        f"{MARK}OWN" not in names
+        and f"{MARK}CLAUSE" not in names
+        and any(n in FRAME_AGENT for n in names)
+        and any(n in FRAME_PATIENT for n in names)
+    )
+
+
+# How the two of an event's pair the model adds beside the rules hang on the path
+# (:func:`kg.extract.learned.features.attachment`): "X attacked Y", "X's attack on Y", "ISIL
+# fighters struck Y", "Y was shelled by X", "X carried out strikes against Y positions". Not "an
+# airstrike in Somalia against Y" (a place of the attack), nor a name further from the trigger.
+FRAME_AGENT = frozenset(f"SA:{d}" for d in ("nsubj", "poss", "compound", "nmod", "agent", "pobj-by"))
+FRAME_PATIENT = frozenset(
+    f"OA:{d}"
+    for d in ("dobj", "nsubjpass", "compound", "pobj-against", "pobj-on", "pobj-upon", "pobj-at", "pobj-into",
+              "pobj-toward", "pobj-towards")
+)
 
 
 @cache

@@ -4,8 +4,10 @@ A pair is described by its two types and mention kinds, the dependency path betw
 mentions (through the first conjunct of a coordination, so every conjunct reads as the first),
 the lemmas on it and at its top, the words between the two, the trigger classes of kg's lexicon
 and of PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top word, and which
-rule fired on the pair. No feature holds an entity's name: the model learns constructions, not
-facts about particular actors.
+rule fired on the pair, and how each of the two hangs on the path. No feature holds an entity's
+name: the model learns constructions, not facts about particular actors. Names that begin with
+``MARK`` are marks for the model's gates (:func:`kg.extract.learned.combine.may_add`), which the
+learner leaves out.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from .candidates import KINDS, Candidate
 
 MAX_PATH = 6  # dependency steps of a path spelled out whole; longer ones only by their shape
 MAX_BETWEEN = 8  # words between the two mentions read one by one
+DOERS = ("poss", "nsubj", "nsubjpass", "agent")  # the labels of a word's own doer
+CLAUSES = ("ccomp", "parataxis", "csubj")  # a clause a word says or holds: "said (that)", "X: Y"
+MARK = "@"  # a name of this prefix marks the pair for the model's gates (combine.may_add): no feature it learns
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,20 @@ def path(a, b) -> tuple[list, object, list] | None:
     return None  # different sentences' trees
 
 
+def attachment(token, top, through: tuple[str, ...], near) -> str:
+    """How a mention's anchor hangs on its path: its dependency label, read from the noun it
+    modifies through ``through`` ("ISIL positions", "Y's bases"), a preposition's object by the
+    preposition ("pobj-against"; "agent" for a by-phrase); "far-" before it unless the word it
+    hangs on is ``near`` (the top of the path; for the object also a trigger word on the path)."""
+    while token.dep_ in through and token.head.i not in (top.i, token.i):
+        token = token.head
+    label = token.dep_
+    if label == "pobj" and token.head.i != token.i:
+        token = token.head
+        label = "agent" if token.dep_ == "agent" else f"pobj-{token.lower_}"
+    return label if near(token.head) else f"far-{label}"
+
+
 def _dist(n: int) -> str:
     return str(n) if n < 4 else "4-6" if n < 7 else "7-12" if n < 13 else "13+"
 
@@ -167,6 +186,30 @@ def features(
                 f"TK:{top_lemma}|{k.dep_}:{k.lower_}"
                 for k in top.children
                 if k.dep_ in ("prt", "prep", "agent")
+            ]
+            # how each hangs on the path ("SA:nsubj", "OA:pobj-against", "OA:far-dobj"), and marks
+            # for the model's gates: "@OWN" where a trigger word under the top has a doer of its
+            # own ("X backs Y in its fight against Z"), "@CLAUSE" where the path goes down into
+            # a clause the top says or holds ("X said its troops raided Y")
+            on_path = {t.i for t in up + down} | {top.i}
+            if any(
+                k.dep_ in DOERS and k.i not in on_path
+                for t in up[1:] + down[:-1]
+                if classes.of(lemma(t))
+                for k in t.children
+            ):
+                out.append(f"{MARK}OWN")
+            if any(t.dep_ in CLAUSES for t in down):
+                out.append(f"{MARK}CLAUSE")
+            def at_top(h) -> bool:
+                return h.i == top.i
+
+            def at_trigger(h) -> bool:  # the one acted on may hang on the trigger under the top
+                return h.i == top.i or bool(classes.of(lemma(h)))
+
+            out += [
+                f"SA:{attachment(a, top, ('compound',), at_top)}",
+                f"OA:{attachment(b, top, ('compound', 'poss'), at_trigger)}",
             ]
             verdict = polarity(top, words)
             if verdict != "asserted":
