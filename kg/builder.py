@@ -3,7 +3,8 @@ Documents already stored are skipped; :func:`remove_documents` takes documents o
 
 Documents stream through: the extractor pulls them from the inputs as it has room (a bounded
 number in flight), and the results are written :data:`WRITE_BATCH` at a time (the first ones
-sooner: :data:`FIRST_WRITE`), so memory holds a few batches, never the corpus. Extraction runs in
+sooner: :data:`FIRST_WRITE`; none larger than :data:`WRITE_BYTES`), so memory holds a few
+batches, never the corpus. Extraction runs in
 this process, in a pool of worker processes (:class:`kg.extract.pools.ProcessPool`) or on a
 Dask cluster (:mod:`kg.extract.cluster`); either way each document's graph comes back serialized
 and is written here, so the graph is the same.
@@ -26,6 +27,12 @@ WRITE_BATCH = 256  # documents per store write: one bulk load. Measured: 3x chea
                   # transaction each; batches of 512 cost the writing process 27% less CPU than 128
                   # (fewer files for RocksDB to compact). KG_WRITE_BATCH overrides it: smaller batches
                   # lose less work to a kill, larger ones load faster.
+
+
+WRITE_BYTES = 16 << 20  # a store write's N-Quads at most, whatever its documents: the batch and its load
+                        # bounded in memory, however long the documents (256 bench articles are 28 MB:
+                        # measured, the building process's heap then peaked at 80 MB against 61 MB for
+                        # a build of a fifth of them)
 
 
 FIRST_WRITE = 16  # documents of the first store write (a worker's batch): the first results reach the store
@@ -85,6 +92,7 @@ def build(sources: Iterable[str], store,
     follower = follow.Follower(store) if not stored and follow.can_follow(store) else None
     touched: set[str] = set()
     batch: list[DocumentGraph] = []
+    held = 0  # the batch's N-Quads, in bytes
     read_to_end = threading.Event()  # set by whichever thread pulls the last document
 
     def new_documents() -> Iterator[Document]:
@@ -101,6 +109,7 @@ def build(sources: Iterable[str], store,
         read_to_end.set()
 
     def write() -> None:
+        nonlocal held
         if not report.added:  # from the first write until the labels are recomputed
             store.mark_labels_stale()
         store.add_batch(batch)
@@ -113,6 +122,7 @@ def build(sources: Iterable[str], store,
             if not refresh_all:  # else every entity is recomputed: no set that grows with the corpus
                 touched.update(str(entity_iri(key)) for key in graph.entities)
         batch.clear()
+        held = 0
         if on_write:
             on_write(report.added)
 
@@ -132,10 +142,11 @@ def build(sources: Iterable[str], store,
                 preparing = threading.Thread(target=prepare, name="kg-refresh-data", daemon=True)
                 preparing.start()
             batch.append(graph)
+            held += len(graph.nquads)
             if on_document:  # progress as documents are extracted; they are written a batch at a time
                 on_document(graph.document, graph.assertions)
             due = min(size, max(FIRST_WRITE, report.added))
-            if len(batch) >= (min(due, TAIL_BATCH) if read_to_end.is_set() else due):
+            if len(batch) >= (min(due, TAIL_BATCH) if read_to_end.is_set() else due) or held >= WRITE_BYTES:
                 write()
         if batch:
             write()

@@ -87,6 +87,25 @@ def test_the_first_results_reach_the_store_in_a_small_batch(tmp_path):
     assert all(size > 0 for size in sizes) and len(written) >= 2
 
 
+def test_a_store_write_holds_no_more_than_write_bytes_of_graphs(tmp_path, monkeypatch):
+    """However long the documents, a write's batch stops growing at WRITE_BYTES of N-Quads: memory
+    holds a bounded batch (here each document's graph is over the limit: one document a write)."""
+    import kg
+    from kg import builder
+
+    folder = tmp_path / "articles"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"{i}.txt").write_text(f"Report {i}. Rebels shelled Saraqib on day {i}, residents said.\n",
+                                         encoding="utf-8")
+    monkeypatch.setattr(builder, "WRITE_BYTES", 1)
+    written: list[int] = []
+    report = kg.build([str(folder)], store=tmp_path / "store", n_process=1, on_write=written.append)
+    assert report.added == 5 and written == [1, 2, 3, 4, 5]
+    rows = kg.query("statistics", store=tmp_path / "store").rows
+    assert ("documents", 5) in [(str(what), int(count)) for what, count in rows]
+
+
 @pytest.mark.slow
 def test_a_parse_left_early_ends_its_worker_processes():
     """A reader that stops early (its next step failed, as a rule did in `kg train -p 2`) closes

@@ -16,6 +16,7 @@ writes. The store can make a checkpoint of itself for the derivation's child pro
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 import shutil
@@ -38,6 +39,7 @@ from .protocol import Capabilities, EntityChange, EntityChanges, chunked
 JOURNAL_FOLDER = "nquads"  # inside the store folder; RocksDB leaves folders it did not make alone
 CHECKPOINT = "derive.tmp"  # inside the store folder (hard links need one file system); removed after use
 FOLLOWING = "derive.follow"  # inside the store folder: what a first build derives as it goes (kg.derive.follow)
+READ_SIZE = 1 << 20  # bytes pyoxigraph reads at a time from a stream (Joined)
 LOAD_BLOCK = 20000  # quads of a derived graph per bulk load: bounded memory; a load costs ~7 ms of its own
 FILE_BLOCK = 50000  # quads per bulk load of a derived graph's file (apply_derived), two loading at once. Measured
                     # on 2,000 bench articles, after the last document: 100,000-quad blocks raised the building
@@ -47,10 +49,36 @@ FILE_BLOCK = 50000  # quads per bulk load of a derived graph's file (apply_deriv
                     # the building process peaks at 946 MB
 
 
-def load_own(store: ox.Store, data: bytes) -> None:
+def load_own(store: ox.Store, data: bytes | IO[bytes]) -> None:
     """Bulk-load N-Quads that kg serialized (pyoxigraph wrote them from terms it had checked), without
     validating their IRIs again: measured, a fifth of the load's CPU time."""
     store.bulk_load(data, format=ox.RdfFormat.N_QUADS, lenient=True)
+
+
+class Joined(io.RawIOBase):
+    """Byte strings read one after another as one stream: a batch's documents bulk-loaded without
+    first joining them into one more copy of the batch (measured on 256 bench articles' graphs, 26
+    MB: the heap's peak 26 MB lower, the load 0.07 s longer, 0.67 s against 0.60)."""
+
+    def __init__(self, parts: Iterable[bytes]) -> None:
+        super().__init__()
+        self._parts = iter(parts)
+        self._left = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._left:
+            part = next(self._parts, None)
+            if part is None:
+                return 0
+            self._left = memoryview(part)
+        n = min(len(buffer), len(self._left))
+        buffer[:n] = self._left[:n]
+        self._left = self._left[n:]
+        return n
+
 
 
 _IN_PROGRESS = N(KG.writeInProgress)
@@ -140,7 +168,7 @@ class LocalStore:
         markers = [ox.Quad(N(document_graph(doc_id)), _IN_PROGRESS, _TRUE, N(META_GRAPH)) for doc_id, _ in payloads]
         store.extend(markers)
         crash_point("store-marked")
-        load_own(store, b"".join(payload for _, payload in payloads))
+        load_own(store, io.BufferedReader(Joined(payload for _, payload in payloads), READ_SIZE))
         crash_point("store-loaded")
         self.journal.append(payloads)
         crash_point("store-journalled")
@@ -301,11 +329,12 @@ class LocalStore:
             self._seal(graph)
 
     def _load_file(self, path: Path) -> None:
-        """Bulk-load an N-Quads file :data:`FILE_BLOCK` quads at a time: memory bounded by a
-        block, whatever the size of the build."""
+        """Bulk-load an N-Quads file :data:`FILE_BLOCK` quads at a time, each block streamed from the
+        file (:class:`Joined`): memory bounded by the load, whatever the size of the build."""
         with open(path, "rb") as data:
-            while chunk := b"".join(itertools.islice(data, FILE_BLOCK)):
-                load_own(self._ox, chunk)
+            while first := data.readline():
+                lines = itertools.chain([first], itertools.islice(data, FILE_BLOCK - 1))
+                load_own(self._ox, io.BufferedReader(Joined(lines), READ_SIZE))
 
     def write_events(self, events: Iterable[list[ox.Quad]], stale: set[str] | None) -> int:
         """Replace the events graph's subjects ``stale`` (all if None) with ``events`` (merged by
