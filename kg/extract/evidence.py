@@ -14,6 +14,7 @@ from .docindex import children, mention, span_text, tokens
 from .gazetteer import Gazetteer
 from .geonames import Places
 from .namehood import is_name, not_a_name
+from .parse import first_conjunct
 from .types import org_type
 from .words import Words
 
@@ -111,19 +112,14 @@ def typed_by_list(doc, mentions: list[Mention]) -> list[Mention]:
     organization, listed with at least two places and no person or organization, is a place."""
     by_head = {m.end - 1: m for m in mentions if m.kind == "name"}
 
-    def root(token):
-        while token.dep_ == "conj" and token.head.i != token.i:
-            token = token.head
-        return token
-
     groups: dict[int, list[Mention]] = {}
     for i, m in by_head.items():
         token = doc[i]
         if token.dep_ == "conj" or any(c.dep_ == "conj" for c in children(token)):
-            groups.setdefault(root(token).i, []).append(m)
+            groups.setdefault(first_conjunct(token).i, []).append(m)
     out = []
     for m in mentions:
-        listed = groups.get(root(doc[m.end - 1]).i, []) if m.kind == "name" else []
+        listed = groups.get(first_conjunct(doc[m.end - 1]).i, []) if m.kind == "name" else []
         places = [o.type for o in listed if o is not m and is_a(o.type, "Location")]
         agents = [o for o in listed if o is not m and (o.type == "Person" or is_a(o.type, "Organization"))]
         if m.type in ("Person", "Organization") and not m.gazetteer_id and len(places) >= 2 and not agents:

@@ -36,6 +36,7 @@ from .evidence import (
 from .gazetteer import Gazetteer
 from .geonames import Places, place_of_entry
 from .namehood import is_name, not_a_name, title_office
+from .parse import first_conjunct
 from .sourcelines import heads_dateline, source_line_names
 from .types import NER_TYPES, ner_type
 from .words import Words
@@ -444,9 +445,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, plac
         return m
     ids = gazetteer_ids(doc)
     place = None
-    t = head
-    while t.dep_ == "conj" and t.head.i != t.i:
-        t = t.head
+    t = first_conjunct(head)
     nouns = place_nouns(t, words) or place_nouns(head, words)
     if nouns:  # "the town of Douentza", "Hajin, a town on the Euphrates", "Hajin is a town in"
         place = nouns[0].lemma_.lower()

@@ -28,6 +28,13 @@ def lemma(token) -> str:
     return token.lemma_.lower()
 
 
+def first_conjunct(token):
+    """The first conjunct of the coordination ``token`` is in ("B" of "A and B": "A"), or ``token``."""
+    while token.dep_ == "conj" and token.head.i != token.i:
+        token = token.head
+    return token
+
+
 def forms(token, words: Words, lemma_: str | None = None) -> set[str]:
     """The lexicon forms a trigger token can match: its lemma, its own word, and two-word forms
     with a particle ("drive out"), a compound before it ("car bomb") or, for a preposition, the

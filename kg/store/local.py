@@ -80,7 +80,6 @@ class Joined(io.RawIOBase):
         return n
 
 
-
 _IN_PROGRESS = N(KG.writeInProgress)
 _TRUE = ox.Literal(True)
 

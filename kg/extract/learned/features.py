@@ -17,7 +17,7 @@ from functools import cache
 
 from ..docindex import sentence_of
 from ..lexicon import Lexicon, dictionary_entries
-from ..parse import lemma
+from ..parse import first_conjunct, lemma
 from ..polarity import polarity
 from ..words import Words
 from .candidates import KINDS, Candidate
@@ -74,13 +74,6 @@ def rule_facts(doc, found) -> dict[int, dict[tuple[str, str], list[str]]]:
     return out
 
 
-def anchor(token):
-    """The token a mention's relations hang on: its head, or the first conjunct's head."""
-    while token.dep_ == "conj" and token.head.i != token.i:
-        token = token.head
-    return token
-
-
 def _to_root(token) -> list:
     chain = [token]
     while token.head.i != token.i:
@@ -101,18 +94,20 @@ def path(a, b) -> tuple[list, object, list] | None:
     return None  # different sentences' trees
 
 
-def attachment(token, top, through: tuple[str, ...], near) -> str:
+def attachment(token, top, through: tuple[str, ...], classes: Classes | None = None) -> str:
     """How a mention's anchor hangs on its path: its dependency label, read from the noun it
     modifies through ``through`` ("ISIL positions", "Y's bases"), a preposition's object by the
     preposition ("pobj-against"; "agent" for a by-phrase); "far-" before it unless the word it
-    hangs on is ``near`` (the top of the path; for the object also a trigger word on the path)."""
+    hangs on is the path's top or, given trigger ``classes``, a trigger word (the one acted on of
+    "X carried out strikes against Y")."""
     while token.dep_ in through and token.head.i not in (top.i, token.i):
         token = token.head
     label = token.dep_
     if label == "pobj" and token.head.i != token.i:
         token = token.head
         label = "agent" if token.dep_ == "agent" else f"pobj-{token.lower_}"
-    return label if near(token.head) else f"far-{label}"
+    near = token.head.i == top.i or (classes is not None and bool(classes.of(lemma(token.head))))
+    return label if near else f"far-{label}"
 
 
 def _dist(n: int) -> str:
@@ -151,7 +146,7 @@ def features(
     out.append(f"D:{_dist(len(between))}")
     if s_head.dep_ == "conj" or o_head.dep_ == "conj":
         out.append("CONJ")
-    a, b = anchor(s_head), anchor(o_head)
+    a, b = first_conjunct(s_head), first_conjunct(o_head)  # the heads the two's relations hang on
     top = None
     if a.i == b.i:
         out.append("SAMEHEAD")
@@ -201,16 +196,7 @@ def features(
                 out.append(f"{MARK}OWN")
             if any(t.dep_ in CLAUSES for t in down):
                 out.append(f"{MARK}CLAUSE")
-            def at_top(h) -> bool:
-                return h.i == top.i
-
-            def at_trigger(h) -> bool:  # the one acted on may hang on the trigger under the top
-                return h.i == top.i or bool(classes.of(lemma(h)))
-
-            out += [
-                f"SA:{attachment(a, top, ('compound',), at_top)}",
-                f"OA:{attachment(b, top, ('compound', 'poss'), at_trigger)}",
-            ]
+            out += [f"SA:{attachment(a, top, ('compound',))}", f"OA:{attachment(b, top, ('compound', 'poss'), classes)}"]
             verdict = polarity(top, words)
             if verdict != "asserted":
                 out.append(f"POL:{verdict}")

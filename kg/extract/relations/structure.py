@@ -16,7 +16,7 @@ from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
 from ..mentions import place_nouns
-from ..parse import lemma, pobjs, prep_objects, stance, title_word
+from ..parse import first_conjunct, lemma, pobjs, prep_objects, stance, title_word
 from ..sourcelines import SOURCE_ITEM, names_a_language
 from .context import Found
 
@@ -68,9 +68,7 @@ def _titles_of(ctx: Context, m: Mention) -> list:
     for c in children(head):
         if c.dep_ in ("appos", "compound") and title_word(c, ctx.words) in ctx.titles and c not in found:
             found.append(c)
-    first = head
-    while first.dep_ == "conj" and first.head.i != first.i:
-        first = first.head
+    first = first_conjunct(head)
     if first is not head:  # a later name of a list takes the title the list is in apposition to
         # ("Greenpeace members A and B") or a plural one before its first name ("Hamas leaders A and B")
         shared = [first.head] if first.dep_ == "appos" else []
