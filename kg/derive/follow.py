@@ -387,16 +387,23 @@ def main(folder: str) -> None:
     beside, here = state.shares()
 
     def labels_and_events() -> None:
-        print(json.dumps({"entities": state.write_labels(place)}), flush=True)
-        for part in state.write_events(place, beside):  # a line is one write: the two never mix
-            print(json.dumps({"events": part}), flush=True)
+        _say({"entities": state.write_labels(place)})
+        for part in state.write_events(place, beside):
+            _say({"events": part})
 
     labelling = _fork(labels_and_events)
     for part in state.write_events(place, here):
-        print(json.dumps({"events": part}), flush=True)
+        _say({"events": part})
     if labelling is not None and os.waitstatus_to_exitcode(os.waitpid(labelling, 0)[1]) != 0:
         os._exit(1)
-    print(json.dumps({"peaks": offload.peaks()}), flush=True)
+    _say({"peaks": offload.peaks()})
+
+
+def _say(report: dict) -> None:
+    """One line to the building process in one write: the two processes share the pipe, and a
+    pipe keeps a write of fewer than PIPE_BUF (4,096) bytes whole (``print`` writes the line and
+    its end apart, and the other process's line came between them when the machine was busy)."""
+    os.write(sys.stdout.fileno(), (json.dumps(report) + "\n").encode())
 
 
 if __name__ == "__main__":
