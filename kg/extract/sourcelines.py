@@ -10,7 +10,7 @@ import re
 
 from ..ontology import superclasses
 from ..records import Mention
-from .docindex import mention, span_text
+from .docindex import mention, sentences, span_text, tokens
 from .gazetteer import Gazetteer
 from .geonames import Places
 from .words import Words
@@ -73,8 +73,10 @@ def _source_lines(doc, gazetteer: Gazetteer):
     """The (start, end) of each source line's place and outlet, and its language's token or None:
     from the item number or the sentence's beginning up to "in" its language, or a sentence that is
     nothing else; every word capitalized."""
-    for sentence in doc.sents:
-        end = next((t.i for t in sentence if names_a_language(doc, t, gazetteer)), None)
+    every = tokens(doc)
+    for sentence in sentences(doc):
+        end = next((t.i for t in every[sentence.start:sentence.end] if t.lower_ == "in"
+                    and names_a_language(doc, t, gazetteer)), None)
         language = None if end is None else end + 1
         if end is None:  # the line alone: "Moscow ITAR-TASS", "Beirut Radio Lebanon"
             end = sentence.end
@@ -89,8 +91,10 @@ def _source_lines(doc, gazetteer: Gazetteer):
 def names_a_language(doc, token, gazetteer: Gazetteer) -> bool:
     """Whether ``token`` is the "in" of a source line's language: "in Russian 23 Mar 94", "in
     English 1322 GMT" (NER may take "Russian" for a place), not "in Baghdad at 0900 GMT"."""
+    if token.lower_ != "in":  # first: the sentence's end is costly to find for every token
+        return False
     end = token.sent.end
-    if token.lower_ != "in" or token.i + 2 >= end:
+    if token.i + 2 >= end:
         return False
     language, after = doc[token.i + 1], doc[token.i + 2 : min(token.i + 5, end)]
     return language.is_alpha and language.text[:1].isupper() and (

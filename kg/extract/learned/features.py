@@ -12,10 +12,10 @@ learner leaves out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
-from ..docindex import sentence_of
+from ..docindex import heads, sentence_of, tokens
 from ..lexicon import Lexicon, dictionary_entries
 from ..parse import first_conjunct, lemma
 from ..polarity import polarity
@@ -36,11 +36,16 @@ class Classes:
 
     lexicon: dict[str, frozenset[str]]
     petrarch: dict[str, frozenset[str]]
+    known: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)  # of()'s answers
 
-    def of(self, lemma_: str) -> list[str]:
-        return [f"lex:{r}" for r in sorted(self.lexicon.get(lemma_, ()))] + [
-            f"pv:{c}" for c in sorted(self.petrarch.get(lemma_, ()))
-        ]
+    def of(self, lemma_: str) -> tuple[str, ...]:
+        out = self.known.get(lemma_)
+        if out is None:
+            out = self.known[lemma_] = tuple(
+                [f"lex:{r}" for r in sorted(self.lexicon.get(lemma_, ()))]
+                + [f"pv:{c}" for c in sorted(self.petrarch.get(lemma_, ()))]
+            )
+        return out
 
 
 def trigger_classes(lexicon: Lexicon) -> Classes:
@@ -75,10 +80,11 @@ def rule_facts(doc, found) -> dict[int, dict[tuple[str, str], list[str]]]:
 
 
 def _to_root(token) -> list:
-    chain = [token]
-    while token.head.i != token.i:
-        token = token.head
-        chain.append(token)
+    every, head = tokens(token.doc), heads(token.doc)
+    chain, i = [token], token.i
+    while head[i] != i:
+        i = head[i]
+        chain.append(every[i])
     return chain
 
 
@@ -197,7 +203,10 @@ def features(
             if any(t.dep_ in CLAUSES for t in down):
                 out.append(f"{MARK}CLAUSE")
             out += [f"SA:{attachment(a, top, ('compound',))}", f"OA:{attachment(b, top, ('compound', 'poss'), classes)}"]
-            verdict = polarity(top, words)
+            verdicts = doc.user_data.setdefault("kg_top_polarity", {})  # a top is many pairs' top
+            verdict = verdicts.get(top.i)
+            if verdict is None:
+                verdict = verdicts[top.i] = polarity(top, words)
             if verdict != "asserted":
                 out.append(f"POL:{verdict}")
     said = [word(t) for t in between if not t.is_punct]
