@@ -220,6 +220,26 @@ def test_the_model_adds_no_fact_to_a_pair_the_rules_read_nor_an_event_out_of_its
     assert may_add("attacked", ["T:ArmedGroup>Settlement", "TC:lex:attacked"], beside_rules=False)
     assert may_add("attacked", ["T:ArmedGroup>Settlement", "BC:lex:attacked"], beside_rules=False)
     assert may_add("memberOf", ["T:Person>Organization", "R:leaderOf"], beside_rules=False)
+    # a leader needs a word that says so on the path ("led by", "commander"), the pair its own
+    assert may_add("leaderOf", ["T:Person>ArmedGroup", "PC:lex:leaderOf", "SA:agent", "OA:far-appos"])
+    assert not may_add("leaderOf", ["T:Person>ArmedGroup", "TOP:join"])
+    assert not may_add("leaderOf", ["T:Person>ArmedGroup", "PC:lex:leaderOf", "@OWN"])  # another's own leader
+    assert not may_add("leaderOf", ["T:Person>ArmedGroup", "TC:lex:leaderOf", "@CLAUSE"])
+    assert not may_add("leaderOf", ["T:Person>Country", "PC:lex:leaderOf", "SA:agent", "OA:pobj-in"])  # fighters in Y led by X
+    # a place is not in what it is on or near ("Aden on the Arabian Sea", "a village near Kidal")
+    assert may_add("locatedIn", ["T:Settlement>Country", "SA:nsubj", "OA:pobj-in"])
+    assert not may_add("locatedIn", ["T:Settlement>Location", "SA:pobj-to", "OA:pobj-on"])
+    assert not may_add("locatedIn", ["T:Settlement>Region", "SA:pobj-near", "OA:pobj-in"])
+
+
+def test_the_model_gives_a_leader_what_he_leads_not_the_place_it_is_in(extraction):
+    text = ("The conflict pits the Chadian army, led by General Mahamat Deby, against the Front for Change "
+            "and Concord in Chad, led by Mahamat Mahdi Ali, who also leads the broader Union of Resistance Forces. "
+            "The Ansar Allah movement, a group of Zaydi fighters in Yemen led by Abdul Malik al-Houthi, took Sanaa.")
+    facts = {(a.subject, a.predicate, a.object): a.rule for a in extraction(text).assertions}
+    led = {(s, o) for s, p, o in facts if p == "leaderOf"}
+    assert ("mahamat-deby", "chad-armed-forces") in led
+    assert not {o for _, o in led} & {"chad", "yemen"}  # the model read both, from "X in Chad, led by Y"
 
 
 def test_the_shipped_model_adds_an_attack_no_rule_reads_and_none_to_the_attack_s_place(extraction):

@@ -166,24 +166,51 @@ def refusal(relation: str, names: list[str], beside_rules: bool = True) -> str |
     "rules-read-pair", "event-relation", "out-of-frame", or None where it may."""
     if beside_rules and any(n.startswith(("R:", "RR:")) for n in names):
         return "rules-read-pair"
-    if relation not in _event_relations():
+    if beside_rules and any(n in REFUSED.get(relation, ()) for n in names):
+        return "out-of-frame"
+    event = relation in _event_relations()
+    if not event and relation not in TRIGGERED:
         return None
     where = ("TC", "PC") if beside_rules else ("TC", "PC", "BC")
     wanted = {f"{at}:{kind}:{relation}" for at in where for kind in ("lex", "pv")}
     if not any(n in wanted for n in names):
         return "event-relation"
-    if beside_rules and not _in_frame(names):
+    if beside_rules and not _in_frame(names, event):
         return "out-of-frame"
     return None
 
 
-def _in_frame(names: list[str]) -> bool:
-    return (
-        f"{MARK}OWN" not in names
-        and f"{MARK}CLAUSE" not in names
-        and any(n in FRAME_AGENT for n in names)
-        and any(n in FRAME_PATIENT for n in names)
-    )
+def _in_frame(names: list[str], event: bool = True) -> bool:
+    """Whether the pair is the trigger word's own: no trigger word under the top with a doer of
+    its own, no clause on the way down, and for an event the acting and the acted-on as
+    :data:`FRAME_AGENT` and :data:`FRAME_PATIENT` say."""
+    if f"{MARK}OWN" in names or f"{MARK}CLAUSE" in names:
+        return False
+    return not event or (any(n in FRAME_AGENT for n in names) and any(n in FRAME_PATIENT for n in names))
+
+
+# Relations that name no event but are said by a word all the same, which the model's facts need
+# on the pair's path, with the pair its own (no @OWN, no @CLAUSE): a leader by a title or a verb
+# ("led by X", "X, the group's commander"). Measured: without it, a person led what a clause
+# beside said another led ("SAF, led by General A, and the RSF, led by B, who leads the C
+# coalition": A leaderOf C) once the training data held more leaders.
+TRIGGERED = frozenset({"leaderOf"})
+
+
+def _attached(side: str, prepositions: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(f"{side}:{far}pobj-{p}" for p in prepositions for far in ("", "far-"))
+
+
+# How one of the pair hangs on the path when the model may not add the relation beside the rules
+# (:func:`kg.extract.learned.features.attachment`). What is led is no place something else is in
+# ("a group of fighters in Yemen led by X", "X heads the council in Chad": X leads the group, the
+# council; not Yemen, not Chad). A place is not in what it is on, near, along or off ("Aden on
+# the Arabian Sea", "a village near Kidal"), as docs/annotation.md says of locatedIn.
+ADJACENT = ("on", "near", "along", "off", "outside", "beside", "by")
+REFUSED = {
+    "leaderOf": _attached("OA", ("in",)),
+    "locatedIn": _attached("OA", ADJACENT) | _attached("SA", ADJACENT),
+}
 
 
 # How the two of an event's pair the model adds beside the rules hang on the path

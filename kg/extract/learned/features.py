@@ -49,11 +49,18 @@ class Classes:
 
 
 def trigger_classes(lexicon: Lexicon) -> Classes:
+    """The classes of each word of the lexicon's forms; of a form of several words ("chief of
+    staff", "commander in chief", "take control"), each word but its function words: "of" and
+    "in" are no leader's words."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
     by_lemma: dict[str, set[str]] = {}
     for rule in lexicon.rules:
         for form in rule.lemmas:
-            for word in form.split():
-                by_lemma.setdefault(word, set()).add(rule.relation)
+            words = form.split()
+            for word in words:
+                if len(words) == 1 or word not in STOP_WORDS:
+                    by_lemma.setdefault(word, set()).add(rule.relation)
     return Classes({k: frozenset(v) for k, v in by_lemma.items()}, _petrarch())
 
 
