@@ -10,6 +10,7 @@ import re
 
 from ..ontology import superclasses
 from ..records import Mention
+from . import docindex
 from .docindex import mention, sentences, span_text, tokens
 from .gazetteer import Gazetteer
 from .geonames import Places
@@ -91,9 +92,9 @@ def _source_lines(doc, gazetteer: Gazetteer):
 def names_a_language(doc, token, gazetteer: Gazetteer) -> bool:
     """Whether ``token`` is the "in" of a source line's language: "in Russian 23 Mar 94", "in
     English 1322 GMT" (NER may take "Russian" for a place), not "in Baghdad at 0900 GMT"."""
-    if token.lower_ != "in":  # first: the sentence's end is costly to find for every token
+    if token.lower_ != "in":
         return False
-    end = token.sent.end
+    end = docindex.sentence_of(token).end  # Token.sent rebuilds the sentence on every call
     if token.i + 2 >= end:
         return False
     language, after = doc[token.i + 1], doc[token.i + 2 : min(token.i + 5, end)]
