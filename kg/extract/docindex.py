@@ -79,8 +79,7 @@ def children(token: Token) -> list[Token]:
     index = doc.user_data.get("kg_children")
     if index is None:
         index = [[] for _ in range(len(doc))]
-        for t in tokens(doc):
-            head = t.head.i
+        for t, head in zip(tokens(doc), heads(doc)):
             if head != t.i:
                 index[head].append(t)
         doc.user_data["kg_children"] = index

@@ -76,8 +76,7 @@ def _source_lines(doc, gazetteer: Gazetteer):
     nothing else; every word capitalized."""
     every = tokens(doc)
     for sentence in sentences(doc):
-        end = next((t.i for t in every[sentence.start:sentence.end] if t.lower_ == "in"
-                    and names_a_language(doc, t, gazetteer)), None)
+        end = next((t.i for t in every[sentence.start:sentence.end] if names_a_language(doc, t, gazetteer)), None)
         language = None if end is None else end + 1
         if end is None:  # the line alone: "Moscow ITAR-TASS", "Beirut Radio Lebanon"
             end = sentence.end

@@ -73,8 +73,9 @@ REASONS = {
     "vetoed": "the model's probability is under its veto threshold",
     "below-threshold": "the model's probability is under its threshold to add a fact",
     "rules-read-pair": "the rules related this pair: the model only vetoes there",
-    "event-relation": "no trigger word of this event's relation on the pair's path",
-    "out-of-frame": "the two are not the acting and the acted-on of the trigger word",
+    "event-relation": "no trigger word of this relation on the pair's path",
+    "out-of-frame": "the two do not hang on the path as the relation needs: not the acting and the "
+                    "acted-on of its trigger word, or a place it is on or near, or one what is led is in",
     "other-direction": "the model finds the other direction likelier",
     "proposed": "the model proposes it",
     "model-only": "KG_RELATION_MODEL=only: the rules' candidates are not used",
