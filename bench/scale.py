@@ -139,25 +139,29 @@ expected = sum(1 for _ in open(corpus, encoding="utf-8"))  # every article of a 
 # threads: the store's writer, RocksDB's) until the last document, the workers' CPU by then
 timeline = {"first_result_s": None, "first_write_s": None, "first_write_docs": None, "last_result_s": None,
             "writer_cpu_s": None, "writer_main_cpu_s": None, "workers_cpu_s": None, "follower_cpu_s": None,
+            "loads": None,
             "writes": 0}
 received = 0
 
-def children_cpu():  # the workers' CPU-seconds, and the child's that derives as the build goes (kg.derive.follow)
+def children_cpu():  # the workers' CPU-seconds (with the fork server's that loaded for them, where there
+    # is one), the child's that derives as the build goes (kg.derive.follow), and whether a fork server loaded
     try:
         import psutil
     except ImportError:  # the workers' CPU is not known: the figures made from it are left out
-        return None, None
+        return None, None, False
     workers = follower = 0.0
+    served = False
     for child in psutil.Process().children(recursive=True):
         try:
-            times, following = child.cpu_times(), "kg.derive.follow" in child.cmdline()
+            times, command = child.cpu_times(), " ".join(child.cmdline())
         except psutil.Error:
             continue
-        if following:
+        served = served or "forkserver" in command
+        if "kg.derive.follow" in command:
             follower += times.user + times.system
         else:
             workers += times.user + times.system
-    return workers, follower
+    return workers, follower, served
 
 def on_document(document, assertions):
     global received
@@ -168,10 +172,10 @@ def on_document(document, assertions):
     if received == expected:  # the last document: the workers have nothing left, the tail begins
         # the main thread's own CPU too (the documents' callbacks run on it): the rest of the
         # process's is the store's loads and RocksDB's compactions, on threads of their own
-        workers, follower = children_cpu()
+        workers, follower, served = children_cpu()
         timeline.update(last_result_s=now, writer_cpu_s=time.process_time() - cpu,
                         writer_main_cpu_s=time.thread_time() - main_cpu, workers_cpu_s=workers,
-                        follower_cpu_s=follower)
+                        follower_cpu_s=follower, loads=1 if served else None)
 
 def on_write(written):
     timeline["writes"] += 1
@@ -543,7 +547,8 @@ def amdahl(build: dict, raw: dict, start: dict, scale: float = 1.0) -> dict | No
     kg: serial part + a worker's start + the workers' work / n, where the serial part is the
     writing process's CPU until the last document plus the seconds after it (run on a core or
     two whatever the machine has, the issue's measure), and the work is the workers' CPU less
-    their starts (``start``: a worker's load, timed alone). Raw spaCy: its start + its parsing's
+    their loads (``start``: a load, timed alone; one per worker, or one where the workers are forks
+    of a server that loaded for them, :func:`kg.extract.pools.start_method`). Raw spaCy: its start + its parsing's
     CPU in one process / n, times ``scale`` (the build's words over raw spaCy's). Additive, as
     Amdahl's law is, though the writing runs beside the workers; ``overlapped`` has it wholly
     beside them (the slower of the two, then the tail), which is nearer what 2 cores measure;
@@ -558,7 +563,8 @@ def amdahl(build: dict, raw: dict, start: dict, scale: float = 1.0) -> dict | No
     timeline, processes = build["timeline"], build.get("processes") or 1
     if timeline["workers_cpu_s"] is None or timeline["last_result_s"] is None:
         return None
-    work = max(0.0, timeline["workers_cpu_s"] - processes * start["cpu_s"])
+    loads = timeline.get("loads") or processes  # one, where the workers are forks of a server that loaded
+    work = max(0.0, timeline["workers_cpu_s"] - loads * start["cpu_s"])
     tail = build["seconds"] - timeline["last_result_s"]
     follower = timeline.get("follower_cpu_s") or 0.0
     serial = max(timeline["writer_cpu_s"], follower) + tail
@@ -632,7 +638,8 @@ def timeline_rows(r: dict) -> list[str]:
         return rows + ["Amdahl projection: the workers' CPU is not known (pip install psutil)"]
     here = build.get("processes") or 1
     measured = r["raw_cores"]["seconds"] / build["seconds"]
-    rows.append(f"workers {a['work_cpu_s']:.1f} CPU-s beyond their starts ({r['worker_start']['cpu_s']:.1f} each), "
+    rows.append(f"workers {a['work_cpu_s']:.1f} CPU-s beyond their loads ({r['worker_start']['cpu_s']:.1f} CPU-s a load, "
+                f"{r['build_2p']['timeline'].get('loads') or here} loaded), "
                 f"raw spaCy {a['raw_work_cpu_s']:.1f}: {a['worker_cpu_per_word_vs_raw']:.2f}x per word; "
                 f"the child deriving as the build goes {a['follower_cpu_s']:.1f} CPU-s; serial part {a['serial_s']:.1f} s")
     rows.append(f"Amdahl, kg / raw spaCy: at {here} cores {a['projected'][here]['vs_raw']:.2f} projected, "

@@ -47,8 +47,10 @@ def build(sources: Iterable[str], store: str | Path | None = None, n_process: in
     processes) run the extraction on Dask; else it runs in ``n_process`` worker processes, or by
     default in one per available core (as many as memory holds), fewer for an input of fewer than
     16 new documents per core, and in this process for fewer than 32; from "-" (a pipe, never
-    read ahead) in one per core (``report.processes`` says how many it used). Worker processes are started with "spawn", so a script whose build may
-    start them must build under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
+    read ahead) in one per core (``report.processes`` says how many it used). Worker processes are forks of a server process
+    that loaded the model once ("forkserver"; "spawn" where there is none), each importing the
+    calling script as spawned processes do, so a script whose build may start them must build
+    under ``if __name__ == "__main__":``, as Python's multiprocessing requires.
     """
     from contextlib import nullcontext
 

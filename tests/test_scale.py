@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import http.server
+import os
 import shutil
 import socket
 import subprocess
@@ -286,6 +287,48 @@ def test_two_worker_processes_build_the_same_graph(example_store, tmp_path):
     report = kg.build([str(EXAMPLES)], store=tmp_path / "p2", n_process=2)
     assert report.added == 2
     assert _quads(tmp_path / "p2") == _quads(example_store)
+
+
+# run in a fresh process, so that this one's fork server (started by whichever test built with a
+# pool first, in its environment) does not decide the outcome
+FORKED_WORKERS = r"""
+import multiprocessing, os, sys
+
+def pipeline_loaded():  # in a worker before any task of its own: whether the model is in memory
+    from kg.extract import nlp
+    return nlp.load.cache_info().currsize > 0
+
+def relation_model_switch():
+    return os.environ.get("KG_RELATION_MODEL")
+
+if __name__ == "__main__":
+    from kg.extract import pools
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        print("no fork server"); sys.exit(0)
+    seen = []
+    context = pools.start_method()
+    with context.Pool(1) as pool:
+        seen.append((context.get_start_method(), pool.apply(pipeline_loaded), pool.apply(relation_model_switch)))
+    os.environ["KG_RELATION_MODEL"] = "off"  # the server, started before, has the old environment
+    context = pools.start_method()
+    with context.Pool(1) as pool:
+        seen.append((context.get_start_method(), pool.apply(pipeline_loaded), pool.apply(relation_model_switch)))
+    del os.environ["KG_RELATION_MODEL"]  # the server's environment again
+    seen.append(pools.start_method().get_start_method())
+    print(seen)
+"""
+
+
+def test_workers_are_forks_of_a_loaded_server_in_the_builds_environment(tmp_path):
+    script = tmp_path / "forked.py"
+    script.write_text(FORKED_WORKERS)
+    env = {k: v for k, v in os.environ.items() if k != "KG_RELATION_MODEL"}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, check=True)
+    if run.stdout.strip() == "no fork server":
+        pytest.skip("this platform has no fork server: the workers are spawned")
+    # loaded by the server before the worker's first task; after the environment changed, a
+    # spawned worker that sees the change (and loads for itself in a pool's initializer)
+    assert run.stdout.strip() == str([("forkserver", True, None), ("spawn", False, "off"), "forkserver"])
 
 
 # the derived graphs computed in this process, and in child processes on a checkpoint

@@ -5,6 +5,7 @@ Dask cluster of :mod:`kg.extract.cluster`, which submits the same batches."""
 from __future__ import annotations
 
 import itertools
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -90,10 +91,7 @@ class ProcessPool:
 
         def submit(batch: list[Document]) -> None:
             if self.pool is None:
-                import multiprocessing
-
-                # spawn, not fork: the parent holds an open store and its threads
-                self.pool = multiprocessing.get_context("spawn").Pool(self.n, initializer=_warm_up)
+                self.pool = start_method().Pool(self.n, initializer=_warm_up)
             self.pool.apply_async(extract_batch, (batch,), callback=results.put, error_callback=results.put)
 
         def receive() -> list[DocumentGraph]:
@@ -118,6 +116,38 @@ class ProcessPool:
         if exc[0] is not None and self.pool is not None:
             self.pool.terminate()
         self.close()
+
+
+PRELOAD = "kg.extract.preload"  # what the fork server imports before it forks a worker
+_server_environment: dict[str, str] | None = None  # the environment this process started the fork server with
+
+
+def start_method():
+    """How the workers start: as forks of a server process that loaded spaCy and kg's data once
+    (multiprocessing's "forkserver", preloading :mod:`kg.extract.preload`), so that n workers
+    cost one load and share its pages, not n; else "spawn", each worker loading its own. Never a
+    plain fork of this process, which holds an open store and its threads.
+
+    A forked worker has the server's environment, not this process's: where the environment
+    changed since this process started the server (another ``KG_DATA``, ``KG_RELATION_MODEL``),
+    or where another part of the program started the server without kg's preload, or where the
+    platform has no fork server, the workers are spawned, so that they read what a spawned worker
+    reads."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    global _server_environment
+    environment = dict(os.environ)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        started = getattr(forkserver._forkserver, "_forkserver_address", None) is not None
+        if _server_environment is None and not started:
+            context.set_forkserver_preload([PRELOAD])
+            forkserver.ensure_running()
+            _server_environment = environment
+        if _server_environment == environment:
+            return context
+    return multiprocessing.get_context("spawn")
 
 
 WORKER_MEMORY = 600 * 2**20  # bytes a worker holds at most (the model, a batch, its parses): measured 400-500 MB
@@ -183,4 +213,5 @@ def _warm_up() -> None:
     except Exception as exc:  # noqa: BLE001  raised from the first task: a pool restarts a worker whose start fails, forever
         _start_error = exc
         return
+    _start_error = None
     gc.freeze()
