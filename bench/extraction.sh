@@ -23,3 +23,9 @@ build c04 "$out/c04.jsonl" && printf 'conll04 dev %s\n' "$("$py" "$shared/conll0
 build we "$out/we.jsonl" && printf 'wikievents dev %s\n' "$("$py" "$shared/wikievents/wikievents.py" score dev "$out/we.ttl" --json "$out/we.json" | tail -n 1)"
 build seeds "$top/examples/articles" && printf 'examples %s\n' "$("$py" "$shared/score.py" "$out/seeds.ttl" "$shared/seeds" --docs=000_b6bbe98ba01c18c3,001_ded2ed7496c25a53 | tail -n 1)"
 build dev "$top/tests/data/dev/articles" && printf 'tests/data/dev %s\n' "$("$kg" eval "$top/tests/data/dev/gold" --store "$out/dev-store" | tail -n 1)"
+# annotated sets the model is not trained on (annotations/CHECKS): four registers in kg's own conventions
+while read -r set; do
+  case $set in ''|'#'*) continue ;; esac
+  build "check-$set" "$top/annotations/$set/articles" \
+    && printf 'annotations/%s %s\n' "$set" "$("$kg" eval "$top/annotations/$set/gold" --store "$out/check-$set-store" | tail -n 1)"
+done < "$top/annotations/CHECKS"

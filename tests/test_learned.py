@@ -155,6 +155,14 @@ def test_the_shipped_model_loads_with_its_provenance():
     assert path.stat().st_size < 5_000_000
 
 
+def test_the_sets_kept_for_checking_are_not_in_the_shipped_models_training():
+    checks = [line.strip() for line in (ROOT / "annotations" / "CHECKS").read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert checks and all((ROOT / "annotations" / name / "gold" / "relations.tsv").is_file() for name in checks)
+    trained = learned.read(ROOT / "ontology" / learned.FILE).provenance["files"]
+    assert not [name for name in trained for check in checks if name.startswith(f"annotations/{check}/")]
+
+
 def test_a_model_that_cannot_be_written_is_one_error_naming_it_and_leaves_the_old_file(tmp_path):
     """`kg train -o FILE`: a full disk under the model was an OSError (exit 70), and a model cut
     short by it a file kg would fail to read at every start."""
