@@ -99,6 +99,17 @@ def test_every_name_a_plural_title_introduces_holds_it_and_a_singular_only_its_o
     assert not any(p == "leaderOf" and s == "yoweri-museveni" for s, p, _ in facts)
 
 
+def test_an_indefinite_leader_s_title_is_one_of_several_a_member_not_the_leader(extract):
+    for text in ("Mullah Karim Zaman, a Taliban commander, was killed in the raid near Kandahar.",
+                 "A senior al-Shabaab commander, Yusuf Dheeq, surrendered to the army on Friday.",
+                 "An Islamic State leader, Abu Haitham, was arrested in the raid."):
+        facts = extract(text)
+        assert any(p == "memberOf" for _, p, _ in facts), (text, facts)
+        assert not any(p == "leaderOf" for _, p, _ in facts), (text, facts)
+    facts = extract("Yusuf Dheeq, the commander of al-Shabaab, surrendered to the army on Friday.")
+    assert any(p == "leaderOf" for _, p, _ in facts) and not any(p == "memberOf" for _, p, _ in facts), facts
+
+
 def test_a_party_s_candidate_belongs_to_it(extract):
     assert ("jorge-ramos", "memberOf", "liberal-party") in extract(
         "Jorge Ramos, candidate of the Liberal Party, won nine percent of the vote.")

@@ -119,6 +119,7 @@ def rule(**fields) -> str:
     (rule() + rule(), "lexicon.toml: rule r1: the id is used by an earlier rule"),
     (rule(id=None), "lexicon.toml: rule #1: needs an id"),
     (rule(purposes=["attack-aims"]), "lexicon.toml: rule r1: purposes: attack-aims is no rule of the lexicon"),
+    (rule(article="indefinitely"), "lexicon.toml: rule r1: article 'indefinitely' is not one of '', 'definite'"),
     ("[relations.trained]\n", "lexicon.toml: unknown section relations"),
 ])
 def test_a_broken_rule_is_an_error_naming_the_file_and_the_rule(text, message):

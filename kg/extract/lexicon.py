@@ -22,8 +22,9 @@ KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation",
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event",
-          "purposes"}
+          "purposes", "article"}
 SLOT_FIELDS = ("subject", "object", "pairs")
+ARTICLES = ("", "definite", "indefinite")
 
 
 class LexiconError(DataError):
@@ -55,6 +56,9 @@ class Rule:
     # the trigger fires only with a purpose ("to defeat X") whose verb is a trigger of one of these
     # rules: "works with Y to counter Z" allies with Y; "works with Y" alone says nothing of it
     purposes: frozenset[str] = frozenset()
+    # "indefinite": the trigger noun fires only with "a", "an" or "another" ("X, a Taliban
+    # commander": one of several); "definite": never with one; "": either
+    article: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,8 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             for slot in raw.get(field, ()):
                 if not known_slot(slot, slots):
                     fail(f"unknown slot {slot!r} in {field} (known: {', '.join(sorted(slots))})")
+        if raw.get("article", "") not in ARTICLES:
+            fail(f"article {raw.get('article')!r} is not one of {', '.join(repr(a) for a in ARTICLES)}")
         confidence = raw.get("confidence", 0.7)
         if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
             fail(f"confidence must be a number in (0, 1], not {confidence!r}")
@@ -162,6 +168,7 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             subject_types=tuple(raw.get("subject_types", ())), object_types=tuple(raw.get("object_types", ())),
             attempts=bool(raw.get("attempts", False)), only_with_light_verb=bool(raw.get("only_with_light_verb", False)),
             event=bool(raw.get("event", True)), purposes=frozenset(raw.get("purposes", ())),
+            article=raw.get("article", ""),
         ))
     known = {r.id: r for r in rules}
     for n, rule in enumerate(rules):

@@ -57,6 +57,12 @@ def forms(token, words: Words, lemma_: str | None = None) -> set[str]:
     return out
 
 
+def one_of_several(noun) -> bool:
+    """"a commander", "an ISIS leader", "another founder": a noun with an indefinite article names
+    one of several ("X, a Taliban commander" is one of its commanders, not the one who leads it)."""
+    return any(c.dep_ == "det" and c.lower_ in ("a", "an", "another") for c in children(noun))
+
+
 def pobjs(prep) -> list:
     """The objects of a preposition, through stacked prepositions ("out of", "along with")."""
     out = []

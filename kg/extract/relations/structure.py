@@ -16,7 +16,7 @@ from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
 from ..mentions import place_nouns
-from ..parse import first_conjunct, lemma, pobjs, prep_objects, stance, title_word
+from ..parse import first_conjunct, lemma, one_of_several, pobjs, prep_objects, stance, title_word
 from ..sourcelines import SOURCE_ITEM, names_a_language
 from .context import Found
 
@@ -31,7 +31,8 @@ RANK = {"Facility": -1, "Settlement": 0, "Location": 0, "Region": 1, "Country": 
 def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A person's title ties them to the organization or country it is of. A leader's title with a
     common noun before it ("an ISIL gang leader", "an artillery crew chief in Abel Battery") heads
-    a part of the organization: the person is a member of it, not its leader."""
+    a part of the organization, and an indefinite one ("X, a Taliban commander", "an ISIS leader,
+    X") names one of its several: the person is a member of it, not its leader."""
 
     for m in ctx.mentions:
         if m.type != "Person" or m.kind != "name" or not m.key:
@@ -47,7 +48,7 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             first = title.i - word.count(" ")
             if first > 0 and title_word(ctx.doc[first - 1], ctx.words) in ctx.words.deputy_words:
                 word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
-            sub_unit = heads_a_part(ctx, title)
+            sub_unit = heads_a_part(ctx, title) or one_of_several(title)
             if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
                     or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
                 continue

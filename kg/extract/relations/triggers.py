@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ... import ontology
 from ..docindex import children, tokens
 from ..lexicon import POS, Lexicon, Rule
-from ..parse import forms, lemma, light_verb, pos
+from ..parse import forms, lemma, light_verb, one_of_several, pos
 from ..words import Words
 from .context import Found
 from .slots import fill
@@ -48,7 +48,8 @@ class Triggers:
                 continue
             matched = {self.order[r.id]: r for form in forms(token, self.words, lemma_) for r in by_form.get(form, ())
                        if (not r.only_with_light_verb or _with_light_verb(token, r.light_verbs, self.words))
-                       and (not r.purposes or _with_purpose(token, r.purposes))}
+                       and (not r.purposes or _with_purpose(token, r.purposes))
+                       and (not r.article or (r.article == "indefinite") == one_of_several(token))}
             if trace is not None:
                 _note_triggers(trace, token, lemma_, by_form, matched, self.words)
             for _, rule in sorted(matched.items()):
@@ -61,8 +62,12 @@ def _note_triggers(trace: Trace, token, lemma_: str, by_form: dict[str, list[Rul
     fired = {r.id for r in matched.values()}
     for rule in dict.fromkeys(r for form in forms(token, words, lemma_) for r in by_form.get(form, ())):
         why = "" if rule.id in fired else "fires only with a purpose of its kind (\"to defeat X\")" \
-            if rule.purposes else "fires only with one of its light verbs"
+            if rule.purposes else _ARTICLE_NOTES[rule.article] if rule.article else "fires only with one of its light verbs"
         trace.triggers.append(TriggerSeen(token.i, rule.id, rule.relation, rule.id in fired, why))
+
+
+_ARTICLE_NOTES = {"definite": "not with an indefinite article (\"a commander\": one of several)",
+                  "indefinite": "fires only with an indefinite article (\"a commander\": one of several)"}
 
 
 def _with_purpose(verb, purposes: frozenset[str]) -> bool:
