@@ -137,6 +137,18 @@ def test_alias_retype_and_reject(store):
         ("Northern Brigade", "Kafr Nabl", "reject Northern Brigade attacked Kafr Nabl")]
 
 
+def test_a_curated_graph_conforms_to_the_shapes(store):
+    """A merged, split or rejected entity leaves the entity graph and its label with it, while the
+    documents' graphs keep the machine's mention of it: the graph still conforms."""
+    import kg
+
+    kg.curate("merge", "Southern Brigade", "Northern Brigade", reason="one brigade", store=store)
+    kg.curate("split", "Islamic State", "Daesh", reason="a local cell", store=store)
+    kg.curate("reject", "Hezbollah", reason="named in passing", store=store)
+    report = kg.validate(store=store)
+    assert report.conforms, report.violations
+
+
 def test_curations_outlive_a_removal_and_a_rebuild(store, articles):
     import kg
 

@@ -8,7 +8,8 @@ constraints kg's shapes use are understood: targets ``sh:targetClass`` (with sub
 ``sh:targetSubjectsOf``, ``sh:targetObjectsOf``, ``sh:targetNode``; on the focus node or on a
 predicate path: ``sh:class``, ``sh:datatype``, ``sh:nodeKind``, ``sh:in``, ``sh:pattern``,
 ``sh:minLength`` / ``sh:maxLength``, ``sh:min/maxInclusive/Exclusive``, ``sh:minCount`` /
-``sh:maxCount``; and ``sh:node``, ``sh:or``, ``sh:xone``, ``sh:and`` of shapes made of these (a
+``sh:maxCount`` (a path is a predicate or ``sh:inversePath`` of one); and ``sh:node``, ``sh:or``,
+``sh:xone``, ``sh:and`` of shapes made of these (a
 member with a ``sh:path`` is read by a grouped join, or nested deeper, by ``EXISTS`` with counts
 up to three). A shape with anything else raises :class:`Unsupported`, and
 :func:`kg.graph.validation.validate_store` then hands the graph to pySHACL. ``tests/test_shacl.py``
@@ -88,9 +89,9 @@ def violations(store, shapes) -> list[Violation]:
         for prop in node_shape.values.get("property", []):
             shape = _shape(shapes, prop, _PROPERTY_KEYS)
             paths = shape.values.get("path", [])
-            if len(paths) != 1 or not isinstance(paths[0], ox.NamedNode):
-                raise Unsupported("a property shape whose sh:path is not one predicate")
-            shape.path = paths[0].value
+            if len(paths) != 1:
+                raise Unsupported("a property shape without one sh:path")
+            shape.path = _path(shapes, paths[0])
             checks.append((shape, target))
     probed: dict[str, bool] = {}
 
@@ -138,10 +139,26 @@ def _member(shapes, node) -> _Shape:
     """A shape inside sh:or, sh:xone, sh:and or sh:node: value constraints, or a property shape."""
     shape = _shape(shapes, node, _MEMBER_KEYS)
     paths = shape.values.get("path", [])
-    if len(paths) > 1 or (paths and not isinstance(paths[0], ox.NamedNode)):
-        raise Unsupported("a property shape whose sh:path is not one predicate")
-    shape.path = paths[0].value if paths else None
+    if len(paths) > 1:
+        raise Unsupported("a property shape with two sh:path")
+    shape.path = _path(shapes, paths[0]) if paths else None
     return shape
+
+
+def _path(shapes, node) -> str:
+    """A property shape's sh:path as this module keeps it: a predicate's IRI, or "^" and the IRI
+    for ``[ sh:inversePath P ]`` (the subjects of P: "the curations that name this entity")."""
+    if isinstance(node, ox.NamedNode):
+        return node.value
+    quads = list(shapes.quads_for_pattern(node, None, None, None))
+    if len(quads) == 1 and quads[0].predicate.value == SH + "inversePath" and isinstance(quads[0].object, ox.NamedNode):
+        return "^" + quads[0].object.value
+    raise Unsupported("a sh:path that is neither one predicate nor the inverse of one")
+
+
+def _sparql(path: str) -> str:
+    """A path of :func:`_path` in SPARQL's syntax."""
+    return f"^<{path[1:]}>" if path.startswith("^") else f"<{path}>"
 
 
 def _list(shapes, head) -> list:
@@ -271,7 +288,7 @@ def _conforms(shape: _Shape, classes, v: str, joins: list[str] | None = None) ->
     if shape.path is None:
         return " && ".join(f"COALESCE({c}, false)" for _, c in _conditions(shape, classes, v, joins=joins)) or "true"
     n = next(_fresh)
-    path, x = f"<{shape.path}>", f"?x{n}"
+    path, x = _sparql(shape.path), f"?x{n}"
     if joins is not None:
         inner: list[str] = []
         checks = [c for _, c in _conditions(shape, classes, x, joins=inner)]
@@ -311,7 +328,7 @@ def _check(store, shape: _Shape, target: str, classes, message, probed: dict[str
     if shape.path is None:
         yield from _check_node(store, shape, target, classes, text)
         return
-    path = f"<{shape.path}>"
+    path = _sparql(shape.path)
     values = f"GRAPH ?h {{ ?f {path} ?v }}"
     for cls in shape.values.get("class", []):  # sh:class: the values no graph types so
         component = "ClassConstraintComponent"
