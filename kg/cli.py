@@ -196,12 +196,11 @@ def query(sparql: str, store: str | None, params: tuple[str, ...], fmt: str, all
     closes the connection at --timeout or once it has read KG_QUERY_MEMORY MiB.
     """
     import kg
-    from .graph.sparql import format_result, load_query, named_queries, parse_params
+    from .graph.sparql import format_result, load_query, named_queries, parse_params, summary
 
     if sparql == "list":
         for name in named_queries():
-            first = load_query(name).splitlines()[0].lstrip("# ")
-            click.echo(f"{name:12} {first}")
+            click.echo(f"{name:12} {summary(load_query(name))}")
         return
     bound = parse_params(list(params))
     result = kg.query(sparql, store=store, params=bound, allow_service=allow_service, timeout=timeout)

@@ -354,7 +354,7 @@ def _without_unclosed_comment(markup: str) -> str:
 def html_article(markup: str) -> tuple[str, dict[str, str | None]]:
     """(text, metadata) of an HTML page: the article's text and its title and publication date.
 
-    With trafilatura installed (``pip install 'kg[html]'``) the text is its main-content
+    With trafilatura installed (``pip install '.[html]'`` in kg's checkout) the text is its main-content
     extraction and the title its headline; without, the page less its furniture (see
     :class:`_HTMLPage`). The date is the one the markup states, time and zone included, else
     (with trafilatura) the day it finds in the markup; never one guessed from the text.

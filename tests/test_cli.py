@@ -290,6 +290,23 @@ def test_every_ready_query_declares_its_parameters():
             assert f"?{parameter}" in text, f"{name}: declares {parameter} but never uses it"
 
 
+def test_query_list_says_each_query_in_its_whole_first_sentence():
+    """A header sentence that runs over two lines ("timeline") is listed whole, and a header's
+    parameters are not part of what the query does."""
+    from kg.graph.sparql import named_queries, summary
+
+    assert summary("# Who fought whom, by year: each side with its\n# foes.\n# Parameters: none\nSELECT") == (
+        "Who fought whom, by year: each side with its foes."
+    )
+    assert summary("# Everything.\n# More detail.\nSELECT") == "Everything."
+    listed = run_kg("query", "list").stdout.splitlines()
+    assert len(listed) == len(named_queries())
+    for line in listed:
+        assert line.rstrip().endswith("."), line
+    timeline = next(line for line in listed if line.startswith("timeline "))
+    assert timeline.endswith("the documents that tell it and a sentence of theirs (one that dates it, if any does).")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

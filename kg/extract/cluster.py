@@ -64,7 +64,7 @@ class DaskExtractor:
             from dask.distributed import Client, LocalCluster
         except ImportError:
             raise UsageError("--scheduler and --workers need Dask",
-                             hint="pip install 'kg[cluster]' (dask[distributed])") from None
+                             hint="pip install '.[cluster]' in kg's checkout (dask[distributed])") from None
         self.batch = batch
         self.cluster = None
         try:

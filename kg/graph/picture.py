@@ -55,7 +55,7 @@ def _matplotlib():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError("a picture needs matplotlib", hint="pip install 'kg[viz]', or write .html") from None
+        raise UsageError("a picture needs matplotlib", hint="pip install '.[viz]' in kg's checkout, or write .html") from None
     return plt
 
 

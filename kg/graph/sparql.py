@@ -92,6 +92,22 @@ def named_queries() -> dict[str, Path]:
     return {p.stem: p for p in sorted(queries_dir().glob("*.rq"))}
 
 
+def summary(text: str) -> str:
+    """What a query does, in its header's first sentence: the comment lines up to the one that ends
+    it ("timeline" takes two lines to say it)."""
+    words = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        line = line.lstrip("# ").strip()
+        if not line or line.startswith("Parameters:"):
+            break
+        words.append(line)
+        if line.endswith((".", "?", ")")):
+            break
+    return " ".join(words)
+
+
 def load_query(query: str) -> str:
     """The text of ``query``: a .rq path, a name from queries/, or SPARQL itself."""
     names = named_queries()

@@ -145,7 +145,7 @@ def write_png(events: list[TimelineEvent], path: str | Path, title: str, fmt: st
     except ImportError:
         from ..errors import UsageError
 
-        raise UsageError("a timeline picture needs matplotlib", hint="pip install 'kg[viz]'") from None
+        raise UsageError("a timeline picture needs matplotlib", hint="pip install '.[viz]' in kg's checkout") from None
     from matplotlib.lines import Line2D
 
     dated = [e for e in events if e.days() is not None]

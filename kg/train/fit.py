@@ -43,7 +43,7 @@ def _learner():
     except ImportError:
         from ..errors import UsageError
 
-        raise UsageError("kg train needs scikit-learn", hint="pip install 'kg[train]'") from None
+        raise UsageError("kg train needs scikit-learn", hint="pip install '.[train]' in kg's checkout") from None
     return LogisticRegression
 
 
