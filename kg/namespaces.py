@@ -53,6 +53,7 @@ class KG(DefinedNamespace):
     geonamesId: URIRef
     surfaceForm: URIRef
     institutionOf: URIRef
+    peopleOf: URIRef
     mergedForm: URIRef
     mergeRule: URIRef
     mergedInto: URIRef

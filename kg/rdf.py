@@ -66,7 +66,7 @@ TYPE = N(RDF.type)
 _ENTITY = str(entity_iri(""))
 _MENTIONED_IN, _GAZETTEER_ID, _GEONAMES_ID = N(KG.mentionedIn), N(KG.gazetteerId), N(KG.geonamesId)
 _SAME_AS, _LAT, _LONG, _SURFACE_FORM = N(OWL.sameAs), N(WGS84.lat), N(WGS84.long), N(KG.surfaceForm)
-_INSTITUTION_OF = N(KG.institutionOf)
+_INSTITUTION_OF, _PEOPLE_OF = N(KG.institutionOf), N(KG.peopleOf)
 _MERGE_CLASS, _MERGED_INTO, _MERGED_FORM, _MERGE_RULE = N(KG.Merge), N(KG.mergedInto), N(KG.mergedForm), N(KG.mergeRule)
 _DERIVED_FROM, _ASSERTION, _STATEMENT = N(PROV.wasDerivedFrom), N(KG.Assertion), N(RDF.Statement)
 _SUBJECT, _PREDICATE, _OBJECT = N(RDF.subject), N(RDF.predicate), N(RDF.object)
@@ -155,6 +155,8 @@ def _entity(entity: Entity, doc_node) -> Iterator[tuple]:
         yield node, _SURFACE_FORM, ox.Literal(form)
     if entity.institution_of:
         yield node, _INSTITUTION_OF, _named(_ENTITY + entity.institution_of)
+    if entity.people_of:
+        yield node, _PEOPLE_OF, _named(_ENTITY + entity.people_of)
     for form, rule in entity.merge_rules:
         digest = hashlib.sha256(f"{form}\x00{rule}".encode()).hexdigest()[:12]
         merge = ox.NamedNode(str(merge_iri(entity.key, digest)))

@@ -169,18 +169,20 @@ def test_the_examples_put_islamic_state_apart_from_the_armies_that_attacked_it(e
     assert not attackers & set(camp), camp
     assert ["Bashar al-Assad", "Hezbollah", "Syria", "Syrian army"] in data["camps"]
     assert data["contradictions"] == [], "the examples' signed facts are balanced"
-    assert data["cooperation"] == ["allyOf", "institutionOf", "leaderOf"]
+    assert data["cooperation"] == ["allyOf", "institutionOf", "leaderOf", "peopleOf"]
+    assert ["Lebanese army", "Lebanese government", "Lebanese soldiers", "Lebanon"] in data["camps"], \
+        "soldiers a nationality names are of its country's side"
     assert data["hostility"] == ["attacked", "captured"]
     assert data["most_targeted"][0][1] == "Islamic State"
 
     table = CliRunner().invoke(cli, ["analyze", "--store", str(example_store)])
     assert table.exit_code == 0, table.output
     lines = table.stdout.splitlines()
-    start = lines.index("camps (cooperation joins, hostility parts): 6")
-    assert lines[start + 1:start + 6] == ["  1. Bashar al-Assad, Hezbollah, Syria, Syrian army",
-                                          "  2. Lebanese army, Lebanese government, Lebanon",
+    start = lines.index("camps (cooperation joins, hostility parts): 5")
+    assert lines[start + 1:start + 6] == ["  1. Lebanese army, Lebanese government, Lebanese soldiers, Lebanon",
+                                          "  2. Bashar al-Assad, Hezbollah, Syria, Syrian army",
                                           "  3. Al-Qaeda, Nusra Front",
-                                          "  alone (camps 4-6): Islamic State, Arsal, Lebanese soldiers",
+                                          "  alone (camps 4-5): Islamic State, Arsal",
                                           "facts against the camps: none (the signed graph is balanced)"]
     assert "pagerank (cooperation)" in lines and "most targeted (documents of hostile facts against it)" in lines
 
@@ -196,7 +198,7 @@ def test_the_table_names_the_facts_against_the_camps(example_store, monkeypatch)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     start = lines.index("facts against the camps (hostile inside one, cooperative between two): 2")
-    assert lines[start - 5:start - 3] == ["camps (cooperation joins, hostility parts): 5",
+    assert lines[start - 5:start - 3] == ["camps (cooperation joins, hostility parts): 4",
                                           "  1. Bashar al-Assad, Hezbollah, Islamic State, Syria, Syrian army"]
     assert lines[start + 1:start + 3] == [
         "  Islamic State ceasefireWith Lebanese army (cooperative, between camps 1 and 2; 2 documents)",

@@ -312,48 +312,78 @@ def test_an_opposition_or_interim_government_is_not_the_state_s(extraction):
     assert not any(e.institution_of == "syria" for e in found.values()), sorted(found)
 
 
-def test_the_link_reaches_rdf_and_networkx(tmp_path):
+@pytest.mark.parametrize(("text", "link", "entity"), [
+    ("The Iraqi army shelled the militants near Mosul, Iraq's second city, on Monday.", "institutionOf",
+     "iraq-armed-forces"),
+    ("Iraqis celebrated in Baghdad after Iraq declared victory over ISIS on Saturday.", "peopleOf", "iraq-people"),
+])
+def test_the_link_reaches_rdf_and_networkx(tmp_path, text, link, entity):
+    """A state's institution and its people are one step from it, in the store and in networkx."""
     import networkx as nx
 
     import kg
+    from kg.graph.export import to_networkx
 
     article = tmp_path / "a.txt"
-    article.write_text("The Iraqi army shelled the militants near Mosul, Iraq's second city, on Monday.\n",
-                       encoding="utf-8")
+    article.write_text(text + "\n", encoding="utf-8")
     store = tmp_path / "store"
     kg.build([str(article)], store=store)
     with kg.open_store(store) as s:
-        rows = list(s.query("SELECT DISTINCT ?c WHERE { GRAPH ?g { ?e kg:institutionOf ?c } }", union=False))
-        assert [r["c"].value.rsplit("/", 1)[-1] for r in rows] == ["iraq"]
-        from kg.graph.export import to_networkx
-
+        rows = list(s.query(f"SELECT DISTINCT ?e ?c WHERE {{ GRAPH ?g {{ ?e kg:{link} ?c }} }}", union=False))
+        assert [(r["e"].value.rsplit("/", 1)[-1], r["c"].value.rsplit("/", 1)[-1]) for r in rows] == [(entity, "iraq")]
         graph = to_networkx(s)
-    edges = [(u, v) for u, v, k in graph.edges(keys=True) if k == "institutionOf"]
-    assert [(u.rsplit("/", 1)[-1], v.rsplit("/", 1)[-1]) for u, v in edges] == [("iraq-armed-forces", "iraq")]
+    edges = [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == link]
+    assert [(u.rsplit("/", 1)[-1], v.rsplit("/", 1)[-1], d["confidence"]) for u, v, d in edges] == \
+        [(entity, "iraq", 1.0)]
     assert nx.has_path(graph.to_undirected(), edges[0][0], edges[0][1])
 
 
 def test_a_country_named_as_its_people_its_officials_or_its_opposition(extraction):
     """Derived names of a country, from its demonym (ontology/words.toml [derived_names]): its
-    people are the country, the officials its government, the opposition an
+    people a group of their own tied to it, the officials its government, the opposition an
     organization of its own, never the government."""
     result = extraction("The Syrian opposition rejected the plan on Monday, Iraqi officials said. "
                         "The Syrian people deserve better.")
     named = {e.key: (e.label, e.type) for e in result.entities}
     assert named["syria-opposition"] == ("Syrian opposition", "Organization")
     assert named["iraq-government"][1] == "GovernmentAgency"
-    assert named["syria"][1] == "Country"
+    assert named["syria-people"] == ("Syrian people", "PersonGroup")
+    assert {e.key: e.people_of for e in result.entities}["syria-people"] == "syria"
     assert "syria-government" not in named
 
 
 def test_a_country_named_as_the_people_of_it_and_its_leadership_as_its_government(extraction):
-    """"the people of X" and "X's people" are the country as its people act; "the leadership of
-    X" and "the X-ian leadership" are its government, never the country itself."""
+    """"the people of X" and "X's people" are its people, a group tied to the country; "the
+    leadership of X" and "the X-ian leadership" are its government, never the country itself."""
     result = extraction("The people of Lebanon want calm, the Turkish leadership said on Monday. "
                         "Jordan's people welcomed the talks.")
     named = {e.key: (e.label, e.type) for e in result.entities}
-    assert named["lebanon"][1] == named["jordan"][1] == "Country"
+    assert named["lebanon-people"][1] == named["jordan-people"][1] == "PersonGroup"
     assert named["turkey-government"][1] == "GovernmentAgency"
     assert "turkey" not in named and "lebanon-government" not in named
     forms = {e.key: e.aliases | {e.label} for e in result.entities}
-    assert "people of Lebanon" in forms["lebanon"] and "Turkish leadership" in forms["turkey-government"]
+    assert "people of Lebanon" in forms["lebanon-people"] and "Turkish leadership" in forms["turkey-government"]
+
+
+def test_a_plural_nationality_without_the_is_the_people_and_with_it_the_country(extraction):
+    """"Iraqis", "two Americans": the people (kg:peopleOf their country), whether or not the
+    actor dictionary lists the word as the country's; "the Russians" is the country, as the
+    field's coders read it; "Americans" is never the United States itself."""
+    result = extraction("Iraqis rallied against ISIS in Mosul. Abu Sayyaf kidnapped two Americans in Basilan. "
+                        "The Russians shelled Kharkiv on Monday. Rebels attacked Jolo in the Philippines.")
+    named = {e.key: (e.label, e.type, e.people_of) for e in result.entities}
+    assert named["philippines"][1] == "Country", "a country's own name that looks like a plural"
+    assert "philippines-people" not in named
+    assert named["iraq-people"] == ("Iraqi people", "PersonGroup", "iraq")
+    assert named["united-states-people"] == ("American people", "PersonGroup", "united-states")
+    assert named["russia"][1] == "Country" and "russia-people" not in named
+    assert "united-states" not in named and "iraq" not in named
+
+
+def test_a_group_its_nationality_names_is_of_that_country_and_a_faith_of_none(extraction):
+    """"Afghan civilians", "nine Lebanese soldiers": some of a country's people, on its side
+    (kg:peopleOf); "Sunni tribesmen" belong to no state."""
+    result = extraction("Nine Lebanese soldiers and two Afghan civilians were wounded, and Sunni tribesmen "
+                        "fought back in Anbar.")
+    groups = {e.label: e.people_of for e in result.entities if e.type == "PersonGroup"}
+    assert groups == {"Lebanese soldiers": "lebanon", "Afghan civilians": "afghanistan", "Sunni tribesmen": None}

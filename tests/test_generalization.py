@@ -718,11 +718,11 @@ def test_a_fighting_force_in_a_place_is_deployed_there_not_seated(extract):
         assert not any(p == "basedIn" for _, p, _ in extract(text)), text
 
 
-def test_they_may_stand_for_a_country_named_by_its_people_not_by_its_name(extract):
-    """"The Afghan people ... their fight": "their" is the people's, so the country's; after a
-    country's bare name "they" stays with the group ("Hezbollah fighters crossed into Syria,
-    where they attacked Qusayr")."""
-    assert ("afghanistan", "attacked", "taliban") in extract(
+def test_they_may_stand_for_a_people_not_for_a_country_named_by_its_name(extract):
+    """"The Afghan people ... their fight": "their" is the people's; after a country's bare name
+    "they" stays with the group ("Hezbollah fighters crossed into Syria, where they attacked
+    Qusayr")."""
+    assert ("afghanistan-people", "attacked", "taliban") in extract(
         "The Afghan people remain united in their fight against the Taliban.")
     facts = extract("Hezbollah fighters crossed into Syria, where they attacked Qusayr.")
     assert not any(s == "syria" and p == "attacked" for s, p, _ in facts)

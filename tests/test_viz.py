@@ -446,7 +446,7 @@ def test_relations_differ_by_dash_as_well_as_colour(centcom_graph):
     from kg.graph.viz import picture
     from kg.ontology import relations
 
-    # the ontology's relations and the gazetteer's institutionOf links the graph holds
+    # the ontology's relations and the gazetteer's institutionOf and peopleOf links the graph holds
     styles = relation_styles(set(relations()) | {k for _, _, k in centcom_graph.edges(keys=True)})
     assert len({dash for _, dash in styles.values()}) == len(styles), "each relation its own dash pattern"
     assert len({colour for colour, _ in styles.values()}) == len(styles)

@@ -82,16 +82,11 @@ class Gazetteer:
 
 
 def _derived_entries(countries: list[Entry], explicit: dict[str, Entry], words: Words) -> list[Entry]:
-    """Armies, governments, police, the opposition and compass regions of each country with a demonym; and the
-    names the country goes by as a people or a partner, added to its own entry."""
+    """Armies, governments, police, the opposition, the people and compass regions of each country with a
+    demonym."""
     out = []
     for c in countries:
         for d in c.demonyms[:1]:
-            own = [n.format(d=d, c=c.label) for n in words.derived_names.get("country", ())]
-            if own:
-                e = explicit[c.id]
-                explicit[c.id] = Entry(e.id, e.label, e.type, tuple(dict.fromkeys(e.aliases + tuple(own))),
-                                       e.demonyms, e.descriptors, e.country, e.source)
             forces_id = f"{c.id}-armed-forces"
             forces = [n.format(d=d, c=c.label) for n in words.derived_names["armed_forces"]]
             if forces_id in explicit:
@@ -102,7 +97,7 @@ def _derived_entries(countries: list[Entry], explicit: dict[str, Entry], words: 
                 out.append(Entry(forces_id, forces[0], "ArmedForces", tuple(forces[1:]), country=c.id,
                                  source=f"derived:{c.id}"))
             for kind, type_ in (("government", "GovernmentAgency"), ("police", "GovernmentAgency"),
-                                ("opposition", "Organization")):
+                                ("opposition", "Organization"), ("people", "PersonGroup")):
                 names = [n.format(d=d, c=c.label) for n in words.derived_names.get(kind, ())]
                 if names:
                     out.append(Entry(f"{c.id}-{kind}", names[0], type_, tuple(names[1:]),

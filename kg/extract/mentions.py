@@ -56,6 +56,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     taken: set[int] = set()
     ids = gazetteer_ids(doc)
     for i, entry_id in sorted(ids.items()):
+        entry_id = _people_of(doc[i], entry_id, gazetteer) or entry_id  # "Americans": the people
         entry = gazetteer.entries[entry_id]
         start = i - 1 if i > 0 and i - 1 not in ids and doc[i - 1].pos_ == "PROPN" and doc[i - 1].text[:1].isupper() \
             and doc[i - 1].lower_ in words.name_particles else i  # "Ar Raqqah": the article is the name's
@@ -373,20 +374,24 @@ def _named_after_places(doc, mentions: list[Mention], taken: set[int], sentence_
 def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:
     """"especially the Turks", "the French led CTF 50": a nationality as the head of a noun phrase
     with "the" is its country, as the field's coders read it (PETRARCH codes "the Russians" as
-    RUS). Only with "the" and no number: "French" alone is a language and "two Syrians" are people."""
+    RUS). Without "the", a plural one is the people ("Iraqis unite", "two Americans were
+    kidnapped"): the country's people, a PersonGroup (docs/annotation.md). "French" alone is a
+    language, not a nation."""
     found = []
     for token in tokens(doc):
         if token.i in taken or token.ent_type_ != "NORP" or token.dep_ in ("amod", "compound", "nmod", "npadvmod"):
             continue
         kids = children(token)
-        if not any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) or \
-                any(c.dep_ == "nummod" for c in kids):
-            continue
         country = gazetteer.country_of_demonym(token.text)
         if country is None and token.text.endswith("s"):
             country = gazetteer.country_of_demonym(token.text[:-1])  # "the Russians", "the Turks"
         if country is None or country not in gazetteer.entries:
             continue
+        if not any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) or \
+                any(c.dep_ == "nummod" for c in kids):
+            country = _people_of(token, country, gazetteer)
+            if country is None:
+                continue
         found.append(mention(doc, token.i, token.i + 1, gazetteer.entries[country].type, sentence_of,
                              gazetteer_id=country))
         taken.add(token.i)
@@ -502,6 +507,23 @@ def _trim(ent, words: Words) -> tuple[int, int]:
                            or doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019")):
         end -= 1
     return start, end
+
+
+def _people_of(token, country: str, gazetteer: Gazetteer) -> str | None:
+    """The people of ``country`` (its derived PersonGroup entry) where ``token`` names them by the
+    plural of its demonym without "the" before it ("Iraqis unite", "two Americans", "the two
+    Syrians"); None otherwise ("the Russians" are the country, as the coders read them)."""
+    people = f"{country}-people"
+    entry = gazetteer.entries[country]
+    if people not in gazetteer.entries or not token.text.endswith("s") or token.is_upper \
+            or gazetteer.country_of_demonym(token.text[:-1]) != country \
+            or token.text == entry.label:  # "Philippines": the country's own name
+        return None
+    kids = children(token)
+    if any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) and \
+            not any(c.dep_ == "nummod" for c in kids):
+        return None
+    return people
 
 
 def _names_a_people(doc, start: int, end: int, words: Words) -> bool:

@@ -126,7 +126,8 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer, places: Places) -> t
         place = _place(entry, geo_ids.get(key), gazetteer, places)
         out.append(Entity(key=key, label=label, type=type_, gazetteer_id=entry.id if entry else None,
                           aliases=frozenset(counter), merge_rules=tuple(merge_rules),
-                          institution_of=institution_of(entry, gazetteer), **place))
+                          institution_of=institution_of(entry, gazetteer),
+                          people_of=people_of(entry, gazetteer) or _nationals_of(label, type_, gazetteer), **place))
     return tuple(sorted(out, key=lambda e: e.key))
 
 
@@ -137,6 +138,25 @@ def institution_of(entry, gazetteer: Gazetteer) -> str | None:
     if not (is_a(entry.type, "GovernmentAgency") or is_a(entry.type, "ArmedForces")):
         return None
     return entry.country if gazetteer.entries[entry.country].type == "Country" else None
+
+
+def people_of(entry, gazetteer: Gazetteer) -> str | None:
+    """The country whose people the gazetteer entry is (kg:peopleOf): one derived for every country
+    with a demonym."""
+    if entry is None or entry.type != "PersonGroup" or not entry.country or entry.country not in gazetteer.entries:
+        return None
+    return entry.country if gazetteer.entries[entry.country].type == "Country" else None
+
+
+def _nationals_of(label: str, type_: str, gazetteer: Gazetteer) -> str | None:
+    """The country of a group its nationality names ("Afghan civilians", "Lebanese soldiers"):
+    some of its people (kg:peopleOf), on its side; None for a faith or a people without a state
+    ("Sunni tribesmen")."""
+    if type_ != "PersonGroup" or " " not in label:
+        return None
+    country = gazetteer.country_of_demonym(label.split(" ", 1)[0])
+    entry = gazetteer.entries.get(country or "")
+    return country if entry is not None and entry.type == "Country" else None
 
 
 def _place(entry, geonames_id: int | None, gazetteer: Gazetteer, places: Places) -> dict:
@@ -155,5 +175,6 @@ def gazetteer_entities(keys: set[str], gazetteer: Gazetteer, places: Places) -> 
         if entry is not None:
             out.append(Entity(key=key, label=entry.label, type=entry.type, gazetteer_id=entry.id,
                               institution_of=institution_of(entry, gazetteer),
+                              people_of=people_of(entry, gazetteer),
                               **_place(entry, None, gazetteer, places)))
     return tuple(out)

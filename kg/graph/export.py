@@ -105,8 +105,9 @@ def to_networkx(store: Store):
     entity whose IRI sorts first, that means both directions), ``first_date`` / ``last_date`` (of
     those documents, where they have dates) and ``event_first`` / ``event_last`` (the days of the
     events that state it, where a sentence dates them: see :func:`fact_times`).
-    A state's government or armed forces also has an ``institutionOf`` edge to its country (from
-    the gazetteer, not a text: confidence 1.0), where both are in the graph.
+    A state's government or armed forces also has an ``institutionOf`` edge to its country, and a
+    country's people (``PersonGroup``) a ``peopleOf`` edge (from the gazetteer, not a text:
+    confidence 1.0), where both are in the graph.
     """
     import networkx as nx
 
@@ -132,12 +133,13 @@ def to_networkx(store: Store):
         if current is None or depth.get(type_, 0) > depth.get(current, 0):
             graph.add_node(iri, label=labels.get(iri, iri.rsplit("/", 1)[-1]), type=type_,
                            aliases="|".join(sorted(aliases.get(iri, ()))))
-    for row in store.query("SELECT ?e ?c (COUNT(DISTINCT ?d) AS ?docs) WHERE { GRAPH ?g { ?e kg:institutionOf ?c ; "
-                           "kg:mentionedIn ?d } } GROUP BY ?e ?c", union=False):
-        e, c = curated.final(row["e"].value), curated.final(row["c"].value)  # a state's government or army and
-        # the country: one step apart
+    for row in store.query("SELECT ?e ?p ?c (COUNT(DISTINCT ?d) AS ?docs) WHERE { VALUES ?p { kg:institutionOf "
+                           "kg:peopleOf } GRAPH ?g { ?e ?p ?c ; kg:mentionedIn ?d } } GROUP BY ?e ?p ?c", union=False):
+        e, c = curated.final(row["e"].value), curated.final(row["c"].value)  # a state's government, army or
+        # people and the country: one step apart
+        predicate = row["p"].value[len(ns):]
         if e in graph and c in graph:
-            graph.add_edge(e, c, key="institutionOf", predicate="institutionOf", confidence=1.0,
+            graph.add_edge(e, c, key=predicate, predicate=predicate, confidence=1.0,
                            documents=int(row["docs"].value), symmetric=False)
     happened = fact_times(store)
     for s, o, iri, documents, confidence, first, last in _facts(store, curated):

@@ -36,9 +36,10 @@ PALETTE = {
 # so that attacked looks the same in every picture and page; the dashes tell relations apart
 # without colour
 RELATION_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-                    "#bcbd22", "#7f7f7f")
+                    "#bcbd22", "#7f7f7f", "#393b79")
 DASHES = ((), (5, 2), (1, 1.6), (6, 2, 1, 2), (10, 3), (3, 1.5, 1, 1.5, 1, 1.5), (2.5, 2.5), (10, 2, 1, 2),
-          (1, 4), (4, 1.5, 1, 1.5))  # as many as the ontology's relations and kg:institutionOf: each its own
+          (1, 4), (4, 1.5, 1, 1.5), (8, 2, 2, 2))  # as many as the ontology's relations, kg:institutionOf and
+# kg:peopleOf: each its own
 # where a label may go around its node, in order of preference: (x, y) with y up
 LABEL_SPOTS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 RINGS, RING = 4, 1.6  # rings of spots further out (each RING label heights on) for the most central
