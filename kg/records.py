@@ -90,7 +90,7 @@ class Entity:
     lat: float | None = None
     lon: float | None = None
     institution_of: str | None = None  # the country's key, for a state's government or armed forces
-    people_of: str | None = None  # the country's key, for its people ("the Syrian people", "Iraqis")
+    people_of: str | None = None  # the country's key, for its people or a group its nationality names
 
 
 @dataclass(frozen=True)

@@ -381,17 +381,14 @@ def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:
     for token in tokens(doc):
         if token.i in taken or token.ent_type_ != "NORP" or token.dep_ in ("amod", "compound", "nmod", "npadvmod"):
             continue
-        kids = children(token)
         country = gazetteer.country_of_demonym(token.text)
         if country is None and token.text.endswith("s"):
             country = gazetteer.country_of_demonym(token.text[:-1])  # "the Russians", "the Turks"
         if country is None or country not in gazetteer.entries:
             continue
-        if not any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) or \
-                any(c.dep_ == "nummod" for c in kids):
-            country = _people_of(token, country, gazetteer)
-            if country is None:
-                continue
+        country = _people_of(token, country, gazetteer) or (country if _the_nation(token) else None)
+        if country is None:
+            continue
         found.append(mention(doc, token.i, token.i + 1, gazetteer.entries[country].type, sentence_of,
                              gazetteer_id=country))
         taken.add(token.i)
@@ -514,16 +511,18 @@ def _people_of(token, country: str, gazetteer: Gazetteer) -> str | None:
     plural of its demonym without "the" before it ("Iraqis unite", "two Americans", "the two
     Syrians"); None otherwise ("the Russians" are the country, as the coders read them)."""
     people = f"{country}-people"
-    entry = gazetteer.entries[country]
     if people not in gazetteer.entries or not token.text.endswith("s") or token.is_upper \
             or gazetteer.country_of_demonym(token.text[:-1]) != country \
-            or token.text == entry.label:  # "Philippines": the country's own name
-        return None
-    kids = children(token)
-    if any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) and \
-            not any(c.dep_ == "nummod" for c in kids):
+            or token.text == gazetteer.entries[country].label or _the_nation(token):  # "Philippines": a name
         return None
     return people
+
+
+def _the_nation(token) -> bool:
+    """"the Russians": "the" right before a nationality and no number ("the two Syrians" are people)."""
+    kids = children(token)
+    return any(c.dep_ == "det" and c.lower_ == "the" and c.i == token.i - 1 for c in kids) and \
+        not any(c.dep_ == "nummod" for c in kids)
 
 
 def _names_a_people(doc, start: int, end: int, words: Words) -> bool:

@@ -133,19 +133,21 @@ def entities(mentions: list[Mention], gazetteer: Gazetteer, places: Places) -> t
 
 def institution_of(entry, gazetteer: Gazetteer) -> str | None:
     """The country whose government or armed forces the gazetteer entry is (kg:institutionOf)."""
-    if entry is None or not entry.country or entry.country not in gazetteer.entries:
+    if entry is None or not (is_a(entry.type, "GovernmentAgency") or is_a(entry.type, "ArmedForces")):
         return None
-    if not (is_a(entry.type, "GovernmentAgency") or is_a(entry.type, "ArmedForces")):
-        return None
-    return entry.country if gazetteer.entries[entry.country].type == "Country" else None
+    return _state_of(entry, gazetteer)
 
 
 def people_of(entry, gazetteer: Gazetteer) -> str | None:
     """The country whose people the gazetteer entry is (kg:peopleOf): one derived for every country
     with a demonym."""
-    if entry is None or entry.type != "PersonGroup" or not entry.country or entry.country not in gazetteer.entries:
-        return None
-    return entry.country if gazetteer.entries[entry.country].type == "Country" else None
+    return _state_of(entry, gazetteer) if entry is not None and entry.type == "PersonGroup" else None
+
+
+def _state_of(entry, gazetteer: Gazetteer) -> str | None:
+    """The entry's country, where the gazetteer has it as a country."""
+    country = gazetteer.entries.get(entry.country or "")
+    return entry.country if country is not None and country.type == "Country" else None
 
 
 def _nationals_of(label: str, type_: str, gazetteer: Gazetteer) -> str | None:

@@ -103,7 +103,7 @@ def summary(text: str) -> str:
         if not line or line.startswith("Parameters:"):
             break
         words.append(line)
-        if line.endswith((".", "?", ")")):
+        if line.endswith((".", "?")):
             break
     return " ".join(words)
 
