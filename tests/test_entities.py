@@ -222,6 +222,11 @@ def test_a_numbered_fleet_or_its_airmen_are_no_place(extraction):
     assert "5th Fleet" in found and not found["5th Fleet"].type in ("Settlement", "Region", "Location")
 
 
+def test_a_name_whose_head_is_alliance_or_coalition_is_an_organization_not_a_place(extraction):
+    found = entities(extraction, "Fierce fighting continued between the Taliban and Northern Alliance soldiers.")
+    assert found["Northern Alliance"].type == "Organization"
+
+
 def test_an_entity_is_named_never_only_described(extraction):
     found = entities(extraction, "The large-deck amphibious assault ship HMS Ocean arrived in Bahrain, and the "
                                  "ship left for the Gulf on Monday.")

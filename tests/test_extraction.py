@@ -110,8 +110,33 @@ def test_an_indefinite_leader_s_title_is_one_of_several_a_member_not_the_leader(
     assert any(p == "leaderOf" for _, p, _ in facts) and not any(p == "memberOf" for _, p, _ in facts), facts
 
 
+def test_a_leader_s_title_said_with_an_indefinite_article_makes_a_member(extract):
+    for text in ("Omar Hashi is a senior al-Shabaab commander, the court heard.",
+                 "Omar Hashi was a leader of al-Shabaab until 2019.",
+                 "Omar Hashi became an al-Shabaab commander in 2010.",
+                 "Omar Hashi was a commander in the Kenyan army before he deserted."):
+        facts = extract(text)
+        assert any(s == "omar-hashi" and p == "memberOf" for s, p, _ in facts), (text, facts)
+        assert not any(p == "leaderOf" for _, p, _ in facts), (text, facts)
+    facts = extract("Omar Hashi is the leader of al-Shabaab, the court heard.")
+    assert any(p == "leaderOf" for _, p, _ in facts) and not any(p == "memberOf" for _, p, _ in facts), facts
+    # a country is no organization to be a member of: a former president is no member of his country
+    assert not any(p == "memberOf" for _, p, _ in extract("Omar Hashi is a former president of Somalia."))
+
+
 def test_a_party_s_candidate_belongs_to_it(extract):
     assert ("jorge-ramos", "memberOf", "liberal-party") in extract(
         "Jorge Ramos, candidate of the Liberal Party, won nine percent of the vote.")
     assert ("jorge-ramos", "memberOf", "liberal-party") in extract(
         "Liberal Party candidate Jorge Ramos won nine percent of the vote.")
+
+
+def test_mutual_fighting_is_an_attack_both_ways_and_a_one_sided_one_is_not(extract):
+    for text in ("Kenyan troops clashed with al-Shabaab near Kolbio on Sunday.",
+                 "Heavy fighting between the Kenyan army and al-Shabaab went on near Kolbio."):
+        facts = extract(text)
+        assert ("kenya-armed-forces", "attacked", "al-shabaab") in facts, (text, facts)
+        assert ("al-shabaab", "attacked", "kenya-armed-forces") in facts, (text, facts)
+    facts = extract("Kenyan troops attacked al-Shabaab near Kolbio on Sunday.")
+    assert ("kenya-armed-forces", "attacked", "al-shabaab") in facts
+    assert ("al-shabaab", "attacked", "kenya-armed-forces") not in facts

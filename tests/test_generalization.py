@@ -219,6 +219,16 @@ def test_wire_dateline_is_not_the_subject(extract):
     assert not any("mogadishu" in (s, o) for s, p, o in facts)
 
 
+def test_a_hyphen_inside_a_name_at_a_paragraph_s_start_is_no_dateline():
+    from kg.extract.nlp import load
+
+    doc = load()("ISIS-M fighters attacked the town of Mocimboa da Praia on Tuesday.\n\n"
+                 "BEIRA - Government troops entered the port on Friday.")
+    sentences = [s.text.strip() for s in doc.sents]
+    assert sentences[0] == "ISIS-M fighters attacked the town of Mocimboa da Praia on Tuesday.", sentences
+    assert "BEIRA -" in sentences, sentences
+
+
 def test_coordinated_parties_of_a_truce_and_missiles_fired_at_a_city(extract):
     assert ("hamas", "ceasefireWith", "israel") in extract("Hamas and Israel agreed to a ceasefire brokered by Egypt and Qatar.")
     assert ("houthis", "attacked", "riyadh") in extract(

@@ -121,11 +121,18 @@ def rule(**fields) -> str:
     (rule(purposes=["attack-aims"]), "lexicon.toml: rule r1: purposes: attack-aims is no rule of the lexicon"),
     (rule(article="indefinitely"), "lexicon.toml: rule r1: article 'indefinitely' is not one of '', 'definite'"),
     ("[relations.trained]\n", "lexicon.toml: unknown section relations"),
+    (rule(lemma_sets=["rule:r2"]) + rule(id="r2"), "lexicon.toml: rule r1: unknown lemma set rule:r2 (known: "),
 ])
 def test_a_broken_rule_is_an_error_naming_the_file_and_the_rule(text, message):
     with pytest.raises(LexiconError) as caught:
         parse_lexicon(text, "lexicon.toml")
     assert str(caught.value).startswith(message)
+
+
+def test_a_rule_may_take_the_lemmas_of_an_earlier_rule():
+    lexicon = parse_lexicon(rule(lemmas=["raid", "storm"]) + rule(id="r2", lemmas=["shell"], lemma_sets=["rule:r1"],
+                                                                  exclude=["storm"]), "lexicon.toml")
+    assert lexicon.rules[1].lemmas == {"shell", "raid"}
 
 
 def test_the_shipped_lexicon_loads_and_a_broken_one_stops_kg_with_one_line(tmp_path):

@@ -128,6 +128,8 @@ class Dateline:
                     return None
                 i = close
             elif t.text in self.dashes and words:
+                if t.text == "-" and not doc[i - 1].whitespace_ and not t.whitespace_:
+                    return None  # a hyphen inside a name ("ISIS-M attacked"), not the dateline's dash
                 return i + 1
             else:
                 return None

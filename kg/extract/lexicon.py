@@ -22,7 +22,7 @@ KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation",
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event",
-          "purposes", "article"}
+          "purposes", "article", "mutual"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 ARTICLES = ("", "definite", "indefinite")
 
@@ -59,6 +59,9 @@ class Rule:
     # "indefinite": the trigger noun fires only with "a", "an" or "another" ("X, a Taliban
     # commander": one of several); "definite": never with one; "": either
     article: str = ""
+    # the two did it to each other ("A clashed with B", "fighting between A and B"): each fact of a
+    # relation that is not symmetric holds both ways, as docs/annotation.md writes mutual fighting
+    mutual: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,10 +145,11 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             unknown = [c for c in raw.get(field, ()) if c not in classes]
             if unknown:
                 fail(f"{field}: {', '.join(unknown)} is not a class of ontology/kg.ttl")
-        sets = dictionary_verbs()
+        sets = dictionary_verbs() | {f"rule:{r.id}": r.lemmas for r in rules}
         unknown_sets = [s for s in raw.get("lemma_sets", ()) if s not in sets]
         if unknown_sets:
-            fail(f"unknown lemma set {', '.join(unknown_sets)} (known: {', '.join(sorted(sets))})")
+            fail(f"unknown lemma set {', '.join(unknown_sets)} (known: "
+                 f"{', '.join(sorted(s for s in sets if not s.startswith('rule:')))}, or rule:ID of an earlier rule)")
         lemmas = {w.lower() for w in raw.get("lemmas", ())} | {w for s in raw.get("lemma_sets", ()) for w in sets[s]}
         lemmas -= {w.lower() for w in raw.get("exclude", ())}
         if kind in ("predicate", "title", "stance") and not lemmas:
@@ -168,7 +172,7 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             subject_types=tuple(raw.get("subject_types", ())), object_types=tuple(raw.get("object_types", ())),
             attempts=bool(raw.get("attempts", False)), only_with_light_verb=bool(raw.get("only_with_light_verb", False)),
             event=bool(raw.get("event", True)), purposes=frozenset(raw.get("purposes", ())),
-            article=raw.get("article", ""),
+            article=raw.get("article", ""), mutual=bool(raw.get("mutual", False)),
         ))
     known = {r.id: r for r in rules}
     for n, rule in enumerate(rules):

@@ -96,6 +96,8 @@ def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
     for s in subjects:
         for o in objects:
             yield Found(s, o, rule, trigger.i)
+            if rule.mutual:
+                yield Found(o, s, rule, trigger.i)
     if rule.pair_subjects and not objects:
         # "Hamas and Israel agreed to a ceasefire": the coordinated parties with each other
         yield from _pairs(subjects, rule, trigger.i)
@@ -127,8 +129,10 @@ def _first_filled(ctx: Context, trigger, slots: tuple[str, ...], rule: Rule) -> 
 def _pairs(keys: list[str], rule: Rule, trigger: int) -> Iterator[Found]:
     """Every two of the parties of a symmetric relation ("a truce between A, B and C"); of any
     other, the first with each of the rest: "a war between A and the allied B and C" is A's
-    against B and C, not B's against C."""
+    against B and C, not B's against C (and B's and C's against A, where the rule is mutual)."""
     symmetric = ontology.relations()[rule.relation].symmetric
     for i, a in enumerate(keys if symmetric else keys[:1]):
         for b in keys[i + 1:]:
             yield Found(a, b, rule, trigger)
+            if rule.mutual and not symmetric:
+                yield Found(b, a, rule, trigger)
