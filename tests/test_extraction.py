@@ -140,3 +140,11 @@ def test_mutual_fighting_is_an_attack_both_ways_and_a_one_sided_one_is_not(extra
     facts = extract("Kenyan troops attacked al-Shabaab near Kolbio on Sunday.")
     assert ("kenya-armed-forces", "attacked", "al-shabaab") in facts
     assert ("al-shabaab", "attacked", "kenya-armed-forces") not in facts
+
+
+def test_sides_acting_together_against_one_target_are_allies_and_sides_fighting_each_other_are_not(extract):
+    facts = extract("Kenyan and Somali troops recaptured Kismayo from al-Shabaab on Friday.")
+    assert {("kenya-armed-forces", "allyOf", "somalia-armed-forces"),
+            ("somalia-armed-forces", "allyOf", "kenya-armed-forces")} & facts, facts
+    facts = extract("Kenyan troops and al-Shabaab clashed near Kismayo on Friday.")
+    assert not any(p == "allyOf" for _, p, _ in facts), facts

@@ -269,6 +269,30 @@ def test_places_and_parts_said_with_a_verb(extract, text, fact):
     assert fact in extract(text)
 
 
+@pytest.mark.parametrize("text, fact", [
+    # the place's kind after its name ("Nangarhar province"), its possessor, or its own last word
+    ("Government troops shelled Nangarhar province in eastern Afghanistan on Monday.",
+     ("nangarhar", "locatedIn", "afghanistan")),
+    ("The convoy reached Afghanistan's Kunduz province at dawn.", ("kunduz", "locatedIn", "afghanistan")),
+    ("Troops entered Kunduz Province of northern Afghanistan.", ("kunduz-province", "locatedIn", "afghanistan")),
+    # a kind the name is set beside, with the bigger place that names it
+    ("Aid arrived in the Afghan capital, Kabul, on Friday.", ("kabul", "locatedIn", "afghanistan")),
+    ("Goma, a North Kivu town near the border, was quiet.", ("goma", "locatedIn", "north-kivu")),
+])
+def test_a_place_s_kind_said_beside_its_name_holds_it_in_the_bigger_place(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_a_place_naming_its_kind_is_that_place_not_what_holds_another():
+    """"the Dahiyeh district of Beirut" is a district named Dahiyeh in Beirut, not Beirut in it."""
+    from kg.ingest import make_document
+    from kg.extract.pipeline import extract_all
+
+    (result,) = extract_all([make_document("A car bomb exploded in the Dahiyeh district of southern Beirut.",
+                                           name="t")])
+    assert not any(a.subject == "beirut" and a.predicate == "locatedIn" for a in result.assertions)
+
+
 @pytest.mark.parametrize("text", [
     "Russia is in Syria to fight terrorism.",  # where its forces are, not where the country lies
     "ISIL is part of the problem.",
@@ -656,6 +680,13 @@ def test_what_is_under_a_law_or_a_group_has_no_leader(extract):
     ("Acme Holdings, a firm based in Lyon, France, said it would close the plant.", ("acme-holdings", "basedIn", "france")),
     # a monitoring service's source line: the outlet's city, the outlet, its language, the time
     ("Damascus SANA in English 1200 GMT 5 Mar 13", ("sana", "basedIn", "damascus")),
+    # a country with a seat verb before the name, or before the name's kind; a copula's noun
+    ("The Nigeria-based Ansaru group claimed the kidnapping.", ("ansaru", "basedIn", "nigeria")),
+    ("Reuters is a news agency headquartered in London.", ("reuters", "basedIn", "london")),
+    # a compass region's country, and a legal designation is no name to take the seat
+    ("Ansaru, a jihadist group based in northwestern Nigeria, claimed the kidnapping.", ("ansaru", "basedIn", "nigeria")),
+    ("Ansaru, a designated Foreign Terrorist Organization based in Nigeria, claimed it.",
+     ("ansaru", "basedIn", "nigeria")),
 ])
 def test_an_organization_in_of_or_based_in_a_place_is_seated_there(extract, text, fact):
     """An organization's seat (lexicon rules based-seat, based-verb): a name "in" a place, a name

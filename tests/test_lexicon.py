@@ -122,6 +122,10 @@ def rule(**fields) -> str:
     (rule(article="indefinitely"), "lexicon.toml: rule r1: article 'indefinitely' is not one of '', 'definite'"),
     ("[relations.trained]\n", "lexicon.toml: unknown section relations"),
     (rule(lemma_sets=["rule:r2"]) + rule(id="r2"), "lexicon.toml: rule r1: unknown lemma set rule:r2 (known: "),
+    (rule(relation="allyOf", kind="joint", pos=None, subject=None, object=None, acts=["attack-verbs"]),
+     "lexicon.toml: rule r1: acts: attack-verbs is no rule of the lexicon"),
+    (rule(relation="allyOf", kind="joint", pos=None, subject=None, object=None),
+     "lexicon.toml: rule r1: a joint rule needs acts"),
 ])
 def test_a_broken_rule_is_an_error_naming_the_file_and_the_rule(text, message):
     with pytest.raises(LexiconError) as caught:

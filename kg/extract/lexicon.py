@@ -18,11 +18,11 @@ from .. import datafiles, ontology
 from ..errors import DataError
 from ..resources import ontology_file
 
-KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation", "unit", "stance")
+KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation", "unit", "stance", "joint")
 POS = ("VERB", "NOUN", "ADP", "ADV")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event",
-          "purposes", "article", "mutual"}
+          "purposes", "article", "mutual", "acts"}
 SLOT_FIELDS = ("subject", "object", "pairs")
 ARTICLES = ("", "definite", "indefinite")
 
@@ -62,6 +62,8 @@ class Rule:
     # the two did it to each other ("A clashed with B", "fighting between A and B"): each fact of a
     # relation that is not symmetric holds both ways, as docs/annotation.md writes mutual fighting
     mutual: bool = False
+    # of a "joint" rule: the ids of the rules whose acts it reads ("A and B attacked C": allies)
+    acts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -173,12 +175,18 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             attempts=bool(raw.get("attempts", False)), only_with_light_verb=bool(raw.get("only_with_light_verb", False)),
             event=bool(raw.get("event", True)), purposes=frozenset(raw.get("purposes", ())),
             article=raw.get("article", ""), mutual=bool(raw.get("mutual", False)),
+            acts=frozenset(raw.get("acts", ())),
         ))
     known = {r.id: r for r in rules}
     for n, rule in enumerate(rules):
         unknown = sorted(rule.purposes - known.keys())
         if unknown:
             raise LexiconError(f"{where}: rule {rule.id}: purposes: {', '.join(unknown)} is no rule of the lexicon")
+        unknown = sorted(rule.acts - known.keys())
+        if unknown:
+            raise LexiconError(f"{where}: rule {rule.id}: acts: {', '.join(unknown)} is no rule of the lexicon")
+        if rule.kind == "joint" and not rule.acts:
+            raise LexiconError(f"{where}: rule {rule.id}: a joint rule needs acts (the ids of the rules it reads)")
         if rule.purposes:  # the rules named -> their lemmas
             rules[n] = replace(rule, purposes=frozenset(w for r in rule.purposes for w in known[r].lemmas))
     if not rules:

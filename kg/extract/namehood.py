@@ -36,14 +36,15 @@ def title_office(doc, start: int, end: int, words: Words) -> bool:
 def not_a_name(text: str, words: Words) -> bool:
     """Captions and page furniture NER takes for names ("Reuters Photo", a transcript's "QUESTION",
     "Passcode 3080897", a handle "@ABlinken"), dates ("May 15"), weapons ("VBIED"), names of
-    agreements and laws ("the Law of Armed Conflict") and of wars ("the Libyan Civil War"), words
+    agreements and laws ("the Law of Armed Conflict") and of wars ("the Libyan Civil War"), legal
+    designations ("a Foreign Terrorist Organization"), words
     with no capital letter or digit (NER's "anti-air frigate", "these total force": descriptions,
     not names), stances that are not names ("pro-", "Pro-Asad", "anti-government", "counter-ISIL")
     and modifiers alone ("Joint and Coalition" partners)."""
     folded = text.lower().removeprefix("the ").strip()
     return (folded in words.not_names or reads_as_date(folded) or not any(c.isalpha() for c in text)
             or not any(c.isupper() or c.isdigit() for c in text)
-            or folded in words.weapon_names or text.startswith("@") or bool(_LONG_NUMBER.search(text))
+            or folded in words.weapon_names | words.designations or text.startswith("@") or bool(_LONG_NUMBER.search(text))
             or folded.startswith(("pro-", "anti-", "counter-", "non-"))
             or folded in words.person_titles  # "Defense" of "Defense Secretary Ash Carter"
             or _a_title(folded, words)  # "Minister of Foreign Affairs"

@@ -70,6 +70,7 @@ class Words:
     inside_prepositions: frozenset[str]
     not_names: frozenset[str]
     weapon_names: frozenset[str]
+    designations: frozenset[str]
     instrument_heads: frozenset[str]
     war_heads: frozenset[str]
     name_modifiers: frozenset[str]

@@ -243,17 +243,20 @@ def train(
                 )
             ),
         )
+        curve = []  # each threshold's F-beta and additions (right, wrong), out of fold, kept with the model
         for threshold in ADDS if gold >= min_facts else ():
             tp, fp, fn = _counts(
                 drawn, calibrated, classes, relation, veto[relation], threshold, judged=judged
             )
             new_tp, new_fp = _additions(drawn, calibrated, classes, relation, threshold)
             score = _fbeta(tp, fp, fn)
+            curve.append([threshold, round(score, 4), new_tp, new_fp])
             if score > best[1] + 1e-9 and _prf(new_tp, new_fp, 0)["p"] >= MIN_PRECISION:
                 best = (threshold, score)
         add[relation] = best[0]
         figures[relation] = {
             "gold": gold,
+            "add_curve": curve,
             "rules": _prf(
                 *_counts(drawn, calibrated, classes, relation, 0, 1.1, use_model=False)
             ),

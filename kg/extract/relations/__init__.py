@@ -67,6 +67,7 @@ class Extractor:
         for kind, rules in STRUCTURAL.items():
             for rule in self.lexicon.rules_for(kind):
                 found.extend(rules(ctx, rule))
+        found += _joint_actions(found, self.lexicon.rules_for("joint"))
         return ctx, fired, found + _regions_lie_in_their_country(ctx, found)
 
     def read(self, doc, mentions: list[Mention], doc_id: str) -> Reading:
@@ -170,15 +171,36 @@ def _typed(type_: str, allowed: tuple[str, ...], narrowed: tuple[str, ...]) -> b
     return ontology.fits(type_, allowed) and (not narrowed or ontology.fits(type_, narrowed))
 
 
+def _joint_actions(found: list[Found], rules: list) -> list[Found]:
+    """"Afghan and U.S. forces launched an offensive against ISIS-K": the sides one trigger word
+    gives the same act against the same target fought on the same side (a "joint" rule of the
+    lexicon names the relation); not the two of a
+    mutual rule ("A and B clashed": they fought each other). The rule's ``acts`` name the rules read."""
+    out = []
+    for rule in rules:
+        by_act: dict[tuple, list[str]] = {}
+        for f in found:
+            if f.rule.id in rule.acts and not f.rule.mutual:
+                sides = by_act.setdefault((f.trigger, f.rule.id, f.object), [])
+                if f.subject not in sides and f.subject != f.object:
+                    sides.append(f.subject)
+        for (trigger, _, _), sides in by_act.items():
+            for i, a in enumerate(sides):
+                for b in sides[i + 1:]:
+                    out.append(Found(a, b, rule, trigger))
+    return out
+
+
 def _regions_lie_in_their_country(ctx: Context, found: list[Found]) -> list[Found]:
-    """"in eastern Syria" also says "in Syria": a region the gazetteer places in a country lies in it,
+    """"in eastern Syria" also says "in Syria" (of a place, and of an organization's seat: "a group
+    based in northeastern Nigeria"): a region the gazetteer places in a country lies in it,
     where its name says the country (a compass region) or the document names the country: a fact
     between the document's own entities ("Lumberton, N.C." in a story that never names the United
     States links no town to it)."""
     out = []
     for f in found:
         entry = ctx.gazetteer.entries.get(f.object)
-        if f.rule.relation == "locatedIn" and entry is not None and entry.type == "Region" and entry.country \
+        if f.rule.relation in ("locatedIn", "basedIn") and entry is not None and entry.type == "Region" and entry.country \
                 and f.subject != entry.country \
                 and (entry.source == f"derived:{entry.country}" or entry.country in ctx.types):
             out.append(Found(f.subject, entry.country, f.rule, f.trigger))

@@ -195,8 +195,10 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
             if word.i > m.start:  # "Acme Inc. of Franklin Lakes, N.J.": of the state as well
                 keys = keys + _bigger_place_after(ctx, place)
             for key in keys:
+                # a country named before the name is the nationality rule's ("the Syrian Red
+                # Crescent"), unless a seat verb says it ("the Mali-based MUJAO")
                 if key != m.key and key not in seen and ontology.fits(ctx.type_of(key), relation.range) and not (
-                        word.i < m.start and ctx.type_of(key) == "Country"):
+                        word.i < m.start and ctx.type_of(key) == "Country" and lemma(word) not in ctx.words.seat_verbs):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
 
@@ -208,6 +210,10 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
     by_preposition = m.type in SEATED_BY_PREPOSITION
     # the name, and a common noun set beside it ("Acme, a firm based in Lyon")
     holders = [head, *(c for c in children(head) if c.dep_ == "appos" and c.pos_ == "NOUN")]
+    if head.dep_ == "nsubj" and lemma(head.head) in words.copular_verbs:  # "AFP is an agency based in Paris"
+        holders += [c for c in children(head.head) if c.dep_ == "attr" and c.pos_ == "NOUN"]
+    if head.dep_ == "compound" and head.head.i == m.end and lemma(head.head) in words.organization_nouns:
+        holders.append(head.head)  # "the Nigeria-based Ansaru group"
     if doc[m.end - 1].i != head.i:  # "the Institute of Zoology of Kunming": hung on the name's last word
         holders.append(doc[m.end - 1])
     places = []
@@ -309,6 +315,11 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
     holders = [head, *place_nouns(head, words)]  # "the town of X", "X, a town", "Mosul is a major city in"
     if m.start > 0 and lemma(doc[m.start - 1]) in words.place_heads:
         holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
+    kind = _kind_after(ctx, m)
+    if kind is not None and kind not in holders:
+        holders.append(kind)  # "Cabo Delgado province in Mozambique", "Afghanistan's Kunduz province"
+    if head.dep_ == "appos" and lemma(head.head) in words.place_heads and head.head not in holders:
+        holders.append(head.head)  # "the Afghan capital, Kabul"
     for holder in holders[1:]:  # "the city of Raqqa, a self-proclaimed ISIL capital in Syria"
         holders += [n for n in place_nouns(holder, words) if n not in holders]
     for holder in list(holders):
@@ -317,13 +328,30 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
     return head, holders
 
 
+def _ends_in_kind(ctx: Context, m: Mention) -> bool:
+    """Whether a place's name of several words ends in a place noun ("Kunduz Province")."""
+    words = ctx.doc[m.start:m.end].text.lower().split()
+    return len(words) > 1 and words[-1] in ctx.words.place_heads
+
+
+def _kind_after(ctx: Context, m: Mention):
+    """The place noun right after a place's name that the name modifies ("Helmand province",
+    "the Baga area"), or None."""
+    doc = ctx.doc
+    if m.end >= len(doc):
+        return None
+    kind = doc[m.end]
+    return kind if doc[m.end - 1].head.i == kind.i and lemma(kind) in ctx.words.place_heads else None
+
+
 def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]:
     head, holders = _holders(ctx, m)
     for holder in holders:
         for c in children(holder):
             # "Arsal in Lebanon"; "northwestern Syria's Idlib province"; "Damascus, the capital of
             # Syria", "X is a district of Y" (on the name itself "of" is the name's own: "the town of X")
-            preps = ("in", "of") if holder.i != head.i else ("in",)
+            # ("Kunduz Province of northern Afghanistan": a name that ends in a place noun)
+            preps = ("in", "of") if holder.i != head.i or _ends_in_kind(ctx, m) else ("in",)
             places = pobjs(c) if c.dep_ == "prep" and c.lower_ in preps else [c] if c.dep_ == "poss" else []
             if c.lower_ == "of" and any(t.i == head.i for p in places for t in (p, *p.conjuncts)):
                 continue  # "the cities of Izium and Kupiansk": the names' own "of"
@@ -339,6 +367,14 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                     country = ctx.country_of(c)
                     if country and country != m.key:
                         yield Found(m.key, country, rule, c.i)
+                    elif c.dep_ in ("compound", "nmod"):
+                        # "Goma, a North Kivu provincial capital", "the North Kivu town of Goma": a
+                        # place bigger than the noun's kind modifying it holds the name; a place of
+                        # the noun's own kind names the noun ("the Haret Hreik region of Beirut")
+                        kind = RANK.get(ctx.words.place_suffixes.get(lemma(holder), "Settlement"), 0)
+                        for key in ctx.entities_of(c):
+                            if RANK.get(ctx.type_of(key), -9) > max(RANK[m.type], kind) and key != m.key:
+                                yield Found(m.key, key, rule, c.i)
 
 
 def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]:
@@ -346,7 +382,8 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     head = doc[m.end - 1]
     # "Al-Bukamal in eastern Syria", wherever the parser attached "in" (but not "south of X in Y")
     after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lower_ in ctx.words.compass
-    at = _after_in(doc, _past_other_name(ctx, m.end))
+    end = m.end + 1 if _kind_after(ctx, m) is not None else m.end  # "Cabo Delgado province in ..."
+    at = _after_in(doc, _past_other_name(ctx, end))
     if at is not None and not after_compass:
         nxt = ctx.at.get(at)
         if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -9) >= RANK[m.type]:
