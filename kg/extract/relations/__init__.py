@@ -173,9 +173,9 @@ def _typed(type_: str, allowed: tuple[str, ...], narrowed: tuple[str, ...]) -> b
 
 def _joint_actions(found: list[Found], rules: list) -> list[Found]:
     """"Afghan and U.S. forces launched an offensive against ISIS-K": the sides one trigger word
-    gives the same act against the same target fought on the same side (a "joint" rule of the
-    lexicon names the relation); not the two of a
-    mutual rule ("A and B clashed": they fought each other). The rule's ``acts`` name the rules read."""
+    gives the same act against the same target fought on the same side, by each "joint" rule of
+    the lexicon, whose ``acts`` name the rules it reads; not the two of a mutual rule ("A and B
+    clashed": they fought each other)."""
     out = []
     for rule in rules:
         by_act: dict[tuple, list[str]] = {}

@@ -371,9 +371,9 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                         # "Goma, a North Kivu provincial capital", "the North Kivu town of Goma": a
                         # place bigger than the noun's kind modifying it holds the name; a place of
                         # the noun's own kind names the noun ("the Haret Hreik region of Beirut")
-                        kind = RANK.get(ctx.words.place_suffixes.get(lemma(holder), "Settlement"), 0)
+                        kind_rank = RANK.get(ctx.words.place_suffixes.get(lemma(holder), "Settlement"), 0)
                         for key in ctx.entities_of(c):
-                            if RANK.get(ctx.type_of(key), -9) > max(RANK[m.type], kind) and key != m.key:
+                            if RANK.get(ctx.type_of(key), -9) > max(RANK[m.type], kind_rank) and key != m.key:
                                 yield Found(m.key, key, rule, c.i)
 
 
