@@ -126,6 +126,7 @@ def rule(**fields) -> str:
      "lexicon.toml: rule r1: acts: attack-verbs is no rule of the lexicon"),
     (rule(relation="allyOf", kind="joint", pos=None, subject=None, object=None),
      "lexicon.toml: rule r1: a joint rule needs acts"),
+    (rule(relation="allyOf", mutual=True), "lexicon.toml: rule r1: mutual: allyOf is symmetric"),
 ])
 def test_a_broken_rule_is_an_error_naming_the_file_and_the_rule(text, message):
     with pytest.raises(LexiconError) as caught:

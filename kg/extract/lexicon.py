@@ -185,6 +185,8 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
         unknown = sorted(rule.acts - known.keys())
         if unknown:
             raise LexiconError(f"{where}: rule {rule.id}: acts: {', '.join(unknown)} is no rule of the lexicon")
+        if rule.mutual and relations[rule.relation].symmetric:
+            raise LexiconError(f"{where}: rule {rule.id}: mutual: {rule.relation} is symmetric, and holds both ways already")
         if rule.kind == "joint" and not rule.acts:
             raise LexiconError(f"{where}: rule {rule.id}: a joint rule needs acts (the ids of the rules it reads)")
         if rule.purposes:  # the rules named -> their lemmas

@@ -134,5 +134,5 @@ def _pairs(keys: list[str], rule: Rule, trigger: int) -> Iterator[Found]:
     for i, a in enumerate(keys if symmetric else keys[:1]):
         for b in keys[i + 1:]:
             yield Found(a, b, rule, trigger)
-            if rule.mutual and not symmetric:
+            if rule.mutual:  # never symmetric (the lexicon refuses it)
                 yield Found(b, a, rule, trigger)
