@@ -485,6 +485,29 @@ def test_the_model_judges_a_rule_only_between_classes_it_saw_the_rule_fire_on():
     assert not _judged_rules(fired(("Person", "ArmedGroup"), MIN_RULE_FAMILY))
 
 
+def test_a_symmetric_fact_the_rules_wrote_one_way_round_counts_for_both_orders_out_of_fold():
+    """"A allied with B": the annotation labels both orders of the pair, the rules write the fact
+    once, and kg keys it either way round; the out-of-fold counts the thresholds are chosen on
+    credit the rules with both orders, for a symmetric relation only."""
+    import numpy as np
+
+    from kg.extract.learned.model import NONE
+    from kg.train.examples import Example
+    from kg.train.fit import _counts
+
+    def pair(relation):
+        return [Example("d", "s", [f"R:{relation}:rule"], relation, frozenset({relation}), ("Country", "Country")),
+                Example("d", "s", [f"RR:{relation}"], relation, frozenset(), ("Country", "Country"))]
+
+    classes = [NONE, "allyOf", "attacked"]
+    found = {}
+    for relation in ("allyOf", "attacked"):
+        examples = pair(relation)
+        found[relation] = _counts(examples, np.zeros((2, 3)), classes, relation, 0.0, 1.1, use_model=False)
+    assert found["allyOf"] == (2, 0, 0)  # true positives, false positives, misses
+    assert found["attacked"] == (1, 0, 1)  # B attacked A is another fact
+
+
 def test_the_shipped_model_keeps_a_state_joining_an_alliance(extraction):
     result = extraction("Sweden and Finland joined NATO after the invasion.")
     facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
