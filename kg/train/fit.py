@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from functools import cache
 
 import numpy as np
 
@@ -146,9 +145,10 @@ def _counts(
     :func:`kg.extract.learned.combine.judge` decides: ``judged`` holds the rules ("relation:id")
     the model may veto (all, when None)."""
     k = classes.index(relation)
+    symmetric = relation in ontology.symmetric_relations()
     tp = fp = fn = 0
     for e, p in zip(examples, calibrated[:, k]):
-        ruled = _ruled(e, relation)
+        ruled = _ruled(e, relation, symmetric)
         adds = p >= add and may_add(relation, e.features, use_rules)
         if use_rules and use_model:
             vetoable = judged is None or any(
@@ -168,20 +168,15 @@ def _counts(
     return tp, fp, fn
 
 
-def _ruled(e: Example, relation: str) -> bool:
-    """Whether the rules gave the example's pair ``relation``: for a symmetric relation either way
+def _ruled(e: Example, relation: str, symmetric: bool) -> bool:
+    """Whether the rules gave the example's pair ``relation``: for a ``symmetric`` one either way
     round, as :func:`kg.extract.learned.combine.judge` keys it ("A allied with B" is B's alliance
     with A too, and the annotation's row labels the pair in both orders). Until session 55 only
     the order the rules wrote counted, so half of the rules' alliances counted as misses out of
     fold (rules alone allyOf F1 0.230, P 0.756 R 0.136) and their thresholds were chosen on that.
     A rule's fact read the other way round is kept as unjudged (its rule is not in this
     example's features)."""
-    return relation in e.rules or (relation in _symmetric() and f"RR:{relation}" in e.features)
-
-
-@cache
-def _symmetric() -> frozenset[str]:
-    return ontology.symmetric_relations()
+    return relation in e.rules or (symmetric and f"RR:{relation}" in e.features)
 
 
 def _additions(examples, calibrated, classes, relation, add) -> tuple[int, int]:
@@ -189,9 +184,10 @@ def _additions(examples, calibrated, classes, relation, add) -> tuple[int, int]:
     to pairs the rules did not give it: what the threshold decides (a fact the rules read too is
     no addition, and most are easy ones)."""
     k = classes.index(relation)
+    symmetric = relation in ontology.symmetric_relations()
     tp = fp = 0
     for e, p in zip(examples, calibrated[:, k]):
-        if not _ruled(e, relation) and p >= add and may_add(relation, e.features, True):
+        if not _ruled(e, relation, symmetric) and p >= add and may_add(relation, e.features, True):
             tp += e.label == relation
             fp += e.label != relation
     return tp, fp
