@@ -311,21 +311,43 @@ def _parsed(text: str):
     return doc, [m for m in read_mentions(doc, extractor) if m.kind != "appositive"], extractor
 
 
-def test_every_conjunct_is_a_candidate_with_the_first_conjuncts_path():
+@pytest.mark.parametrize(
+    "text, first_pair, second_pair",
+    [
+        ("Hezbollah and Hamas condemned Israel on Sunday.", ("hezbollah", "israel"), ("hamas", "israel")),
+        (
+            "Police arrested two Greenpeace members, Anna Berg and Ola Lind, in Oslo on Monday.",
+            ("ana-berg", "grenpeace"),
+            ("ola-lind", "grenpeace"),
+        ),
+    ],
+)
+def test_every_conjunct_is_a_candidate_read_as_the_first_conjunct(text, first_pair, second_pair):
     from kg.extract.learned.candidates import candidates
     from kg.extract.learned.features import features, trigger_classes
 
-    doc, mentions, extractor = _parsed("Hezbollah and Hamas condemned Israel on Sunday.")
+    doc, mentions, extractor = _parsed(text)
     pairs = {c.keys: c for c in candidates(doc, mentions)}
-    assert ("hezbollah", "israel") in pairs and ("hamas", "israel") in pairs
+    assert first_pair in pairs and second_pair in pairs
     classes = trigger_classes(extractor.lexicon)
     at = {i: m for m in mentions for i in range(m.start, m.end)}
-    first, _ = features(doc, pairs[("hezbollah", "israel")], classes, {}, at)
-    second, _ = features(doc, pairs[("hamas", "israel")], classes, {}, at)
-    path = next(f for f in first if f.startswith("PD:"))
-    assert path in second and "CONJ" in second and "CONJ" not in first
+    first, _ = features(doc, pairs[first_pair], classes, {}, at)
+    second, _ = features(doc, pairs[second_pair], classes, {}, at)
+    # the path through the first conjunct, and the words around it: not "members Anna Berg and"
+    # between Ola Lind and Greenpeace, which the model read as another construction (0.26-0.51
+    # where the first conjunct had 0.75)
+    assert set(second) == set(first) | {"CONJ"}
     # no feature names an entity: the model learns constructions, not actors
-    assert not any("hamas" in f.lower() or "israel" in f.lower() for f in first + second)
+    names = {k.split("-")[0] for k in first_pair + second_pair}
+    assert not any(n in f.lower() for f in first + second for n in names)
+
+
+def test_a_later_conjunct_in_a_list_of_members_reads_as_the_first(extraction):
+    facts = extraction("Police arrested two Greenpeace members, Anna Berg and Ola Lind, in Oslo on Monday.").assertions
+    held = {(a.subject, a.object): a.confidence for a in facts if a.predicate == "memberOf"}
+    first, second = held[("ana-berg", "grenpeace")], held[("ola-lind", "grenpeace")]
+    assert set(held) == {("ana-berg", "grenpeace"), ("ola-lind", "grenpeace")}
+    assert abs(first - second) < 0.1  # the model's confidence, each conjunct's read alike
 
 
 def test_a_pair_no_relation_fits_is_no_candidate():

@@ -1,8 +1,9 @@
 """What the relation model knows of a candidate pair: strings read from the parse, never the names.
 
 A pair is described by its two types and mention kinds, the dependency path between the two
-mentions (through the first conjunct of a coordination, so every conjunct reads as the first),
-the lemmas on it and at its top, the words between the two, the trigger classes of kg's lexicon
+mentions (through the first conjunct of a coordination), the lemmas on it and at its top, the
+words between the two (a later conjunct's read around the first conjunct's name, so that every
+conjunct reads as the first), the trigger classes of kg's lexicon
 and of PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top word, and which
 rule fired on the pair, and how each of the two hangs on the path. No feature holds an entity's
 name: the model learns constructions, not facts about particular actors. Names that begin with
@@ -123,6 +124,17 @@ def attachment(token, top, through: tuple[str, ...], classes: Classes | None = N
     return label if near else f"far-{label}"
 
 
+def _read_at(mention, head, first, other, at: dict) -> tuple[int, int]:
+    """The span whose words around it are read for ``mention`` (whose head is ``head``): the
+    mention's own, or for a later conjunct the mention of its coordination's ``first`` conjunct,
+    unless the pair's ``other`` hangs on that same conjunct (the two in one list)."""
+    if first.i != head.i and first.i != other.i:
+        named = at.get(first.i)
+        if named is not None:
+            return named.start, named.end
+    return mention.start, mention.end
+
+
 def _dist(n: int) -> str:
     return str(n) if n < 4 else "4-6" if n < 7 else "7-12" if n < 13 else "13+"
 
@@ -153,13 +165,16 @@ def features(
     s, o = candidate.subject, candidate.object
     s_head, o_head = doc[s.start : s.end].root, doc[o.start : o.end].root
     types = f"{s.type}>{o.type}"
-    out = [f"T:{types}", f"K:{s.kind}>{o.kind}", "ORD:so" if s.start < o.start else "ORD:os"]
-    first, last = (s, o) if s.start < o.start else (o, s)
-    between = doc[first.end : last.start] if first.end <= last.start else doc[0:0]
-    out.append(f"D:{_dist(len(between))}")
+    out = [f"T:{types}", f"K:{s.kind}>{o.kind}"]
+    a, b = first_conjunct(s_head), first_conjunct(o_head)  # the heads the two's relations hang on
     if s_head.dep_ == "conj" or o_head.dep_ == "conj":
         out.append("CONJ")
-    a, b = first_conjunct(s_head), first_conjunct(o_head)  # the heads the two's relations hang on
+    # the words around a later conjunct are read around its coordination's first ("members A and
+    # B": B reads as A, not as the name after "members A and")
+    s_at, o_at = _read_at(s, s_head, a, b, at), _read_at(o, o_head, b, a, at)
+    first, last = (s_at, o_at) if s_at[0] < o_at[0] else (o_at, s_at)
+    between = doc[first[1] : last[0]] if first[1] <= last[0] else doc[0:0]
+    out += ["ORD:so" if s_at[0] < o_at[0] else "ORD:os", f"D:{_dist(len(between))}"]
     top = None
     if a.i == b.i:
         out.append("SAMEHEAD")
@@ -225,10 +240,10 @@ def features(
                 out.append(f"BC:{c}")
     if between:
         out += [f"B1:{word(between[0])}", f"BL:{word(between[-1])}"]
-    if first.start > 0:
-        out.append(f"W-1:{word(doc[first.start - 1])}")
-    if last.end < len(doc):
-        out.append(f"W+1:{word(doc[last.end])}")
+    if first[0] > 0:
+        out.append(f"W-1:{word(doc[first[0] - 1])}")
+    if last[1] < len(doc):
+        out.append(f"W+1:{word(doc[last[1]])}")
     for fact in rules.get(candidate.keys, ()):
         out.append(f"R:{fact}")
     for fact in rules.get((o.key, s.key), ()):
