@@ -148,3 +148,43 @@ def test_sides_acting_together_against_one_target_are_allies_and_sides_fighting_
             ("somalia-armed-forces", "allyOf", "kenya-armed-forces")} & facts, facts
     facts = extract("Kenyan troops and al-Shabaab clashed near Kismayo on Friday.")
     assert not any(p == "allyOf" for _, p, _ in facts), facts
+
+
+def test_a_joint_undertaking_makes_its_sides_allies_and_a_joint_statement_does_not(extract):
+    facts = extract("Mali and Niger launched a joint offensive in the border region last week.")
+    assert {("mali", "allyOf", "niger"), ("niger", "allyOf", "mali")} & facts, facts
+    facts = extract("The raid was a joint operation by Kenyan troops and Ethiopian forces.")
+    assert {("ethiopia-armed-forces", "allyOf", "kenya-armed-forces"),
+            ("kenya-armed-forces", "allyOf", "ethiopia-armed-forces")} & facts, facts
+    facts = extract("Egypt and Greece held joint naval exercises off Crete in May.")
+    assert {("egypt", "allyOf", "grece"), ("grece", "allyOf", "egypt")} & facts, facts
+    facts = extract("Egypt and Greece issued a joint statement on the talks in May.")
+    assert not any(p == "allyOf" for _, p, _ in facts), facts
+
+
+def test_members_from_a_group_or_a_state_s_soldiers_stand_for_it_but_not_militants_from_a_country(extract):
+    facts = extract("Fighters from Ansar Dine stormed the town of Konna in January.")
+    assert ("ansar-dine", "captured", "kona") in facts, facts
+    facts = extract("Soldiers from Chad and Niger drove Boko Haram out of the town of Malam Fatori.")
+    assert {("chad", "captured", "malam-fatori"), ("niger", "captured", "malam-fatori")} <= facts, facts
+    facts = extract("Gunmen from Nigeria attacked a village near Maroua on Sunday.")
+    assert not any(s == "nigeria" or s.startswith("nigeria-") for s, _, _ in facts), facts
+
+
+def test_a_fronted_passive_participle_is_said_of_the_clause_s_subject(extract):
+    facts = extract("Backed by Turkish drones, the Azerbaijani army advanced on Shusha.")
+    assert {("azerbaijan-armed-forces", "allyOf", "turkey-armed-forces"),
+            ("turkey-armed-forces", "allyOf", "azerbaijan-armed-forces")} & facts, facts
+    facts = extract("Captured by the Houthis in 2014, Sanaa became the seat of their government.")
+    assert ("houthis", "captured", "sanaa") in facts or ("ansar-allah", "captured", "sanaa") in facts, facts
+
+
+def test_troops_sent_to_help_a_side_are_support_given_and_a_plan_to_is_not(extract):
+    facts = extract("Kenya and Uganda sent troops to help Somalia fight al-Shabaab last year.")
+    assert {("kenya", "allyOf", "somalia"), ("somalia", "allyOf", "kenya")} & facts, facts
+    assert {("somalia", "allyOf", "uganda"), ("uganda", "allyOf", "somalia")} & facts, facts
+    facts = extract("Eritrea plans to arm the rebels in Tigray next year.")
+    assert not any(p == "allyOf" for _, p, _ in facts), facts
+    # the one helped is the name right after the verb, not a subject further on
+    facts = extract("Rwanda denied reports it is helping the rebels and other militias the Congolese army is fighting.")
+    assert not any(p == "allyOf" and "congo" in s + o for s, p, o in facts), facts

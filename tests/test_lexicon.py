@@ -111,7 +111,7 @@ def rule(**fields) -> str:
     (rule(subject=["nsubjj"]), "lexicon.toml: rule r1: unknown slot 'nsubjj' in subject"),
     (rule(object=["prepp:with"]), "lexicon.toml: rule r1: unknown slot 'prepp:with' in object"),
     (rule(relation="friendOf"), "lexicon.toml: rule r1: relation 'friendOf' is not a relation of ontology/kg.ttl"),
-    (rule(pos="ADJ"), "lexicon.toml: rule r1: a predicate rule needs pos = VERB, NOUN, ADP or ADV, not 'ADJ'"),
+    (rule(pos="PRON"), "lexicon.toml: rule r1: a predicate rule needs pos = VERB, NOUN, ADP, ADV or ADJ, not 'PRON'"),
     (rule(lemma=["raid"]), "lexicon.toml: rule r1: unknown field lemma"),
     (rule(kind="idiom"), "lexicon.toml: rule r1: kind 'idiom' is not one of"),
     (rule(object_types=["Thing"]), "lexicon.toml: rule r1: object_types: Thing is not a class of ontology/kg.ttl"),

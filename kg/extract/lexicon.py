@@ -19,7 +19,7 @@ from ..errors import DataError
 from ..resources import ontology_file
 
 KINDS = ("predicate", "title", "nationality", "location", "seat", "affiliation", "unit", "stance", "joint")
-POS = ("VERB", "NOUN", "ADP", "ADV")
+POS = ("VERB", "NOUN", "ADP", "ADV", "ADJ")
 FIELDS = {"id", "relation", "kind", "pos", "lemmas", "lemma_sets", "exclude", "subject", "object", "pairs",
           "light_verbs", "confidence", "pair_subjects", "subject_types", "object_types", "attempts", "note", "only_with_light_verb", "event",
           "purposes", "article", "mutual", "acts"}

@@ -166,6 +166,11 @@ def undertakers(noun, words: Words, _visited: frozenset[int] = frozenset()) -> l
         return []
     _visited = _visited | {noun.i}
     owners = [c for c in children(noun) if c.dep_ == "poss"]
+    # "a joint effort by the army and the militia"
+    owners += [p for c in children(noun) if c.dep_ in ("prep", "agent") and c.lower_ == "by" for p in pobjs(c)]
+    # "the offensive (that) Kenya and Ethiopia launched": the relative clause's subject
+    owners += [s for c in children(noun) if c.dep_ == "relcl" and forms(c, words) & words.undertaking_verbs
+               for s in children(c) if s.dep_ == "nsubj" and s.lower_ not in words.relative_pronouns]
     # "an offensive launched by the forces of the GNA"
     owners += [p for c in children(noun) if c.dep_ == "acl" and c.tag_ == "VBN"
                for a in children(c) if a.dep_ == "agent" for p in pobjs(a)]

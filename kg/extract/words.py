@@ -32,6 +32,7 @@ class Words:
     organization_heads: dict[str, str]
     # relation rules and polarity
     armed_forces_words: frozenset[str]
+    state_soldier_nouns: frozenset[str]
     opposition_words: frozenset[str]
     denial_verbs: frozenset[str]
     cessation_verbs: frozenset[str]

@@ -179,6 +179,8 @@ def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) ->
                                 for p in pobjs(prep)], seen | {c.i})
         elif c.dep_ == "prep" and c.lower_ == "of":
             keys = _first(ctx, pobjs(c), seen | {c.i})
+        elif c.dep_ == "prep" and c.lower_ == "from" and lemma_ in words.member_nouns:
+            keys = _whence(ctx, token, lemma_, c, seen)
         elif c.dep_ in ("compound", "amod", "nmod", "poss") and c.i < token.i:
             m = ctx.at.get(c.i)
             if m is not None and m.key and m.type not in ("Person", "PersonGroup") and (
@@ -193,6 +195,17 @@ def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) ->
         if keys:
             return keys
     return []
+
+
+def _whence(ctx: Context, token, lemma_: str, prep, seen: frozenset[int]) -> list[str]:
+    """Whose the members a "from" phrase says they come from are: a group's ("fighters from the
+    Islamic State"), a state's where they are its soldiers ("soldiers from Chad and Niger": each
+    country, as the annotators name them), but not a place's ("militants from Somalia" are their
+    group's, not Somalia's)."""
+    soldiers = lemma_ in ctx.words.state_soldier_nouns or token.lower_ in ctx.words.state_soldier_nouns
+    keys = _first(ctx, pobjs(prep), seen | {prep.i})
+    places = [ctx.type_of(k) for k in keys if is_a(ctx.type_of(k), "Location")]
+    return [] if any(not (soldiers and is_a(type_, "Country")) for type_ in places) else keys
 
 
 def _through_head(ctx: Context, token, seen: frozenset[int]) -> list[str]:

@@ -50,6 +50,8 @@ def fill(ctx: Context, trigger, name: str, rule: Rule) -> list:
 
 @slot("nsubj")
 def _subject(ctx: Context, t, rule) -> list:
+    if t.dep_ == "advcl" and t.tag_ == "VBN" and any(c.dep_ == "agent" for c in children(t)):
+        return []  # "Backed by X, the army advanced": the clause's subject underwent it (nsubjpass)
     return subjects(t, ctx.words)
 
 
@@ -60,6 +62,8 @@ def _object(ctx: Context, t, rule) -> list:
     if not found and any(c.dep_ == "nsubj" and c.i < t.i for c in kids):
         # "forces recaptured Abu Grein from ...": the parser took the object for a second subject
         found = [c for c in kids if c.dep_ == "nsubj" and c.i > t.i]
+    if not found and lemma(t) in ctx.words.object_control_verbs:
+        found = _controlled(t, kids)
     if not found and t.pos_ == "VERB":
         # "... liberated Mosul from ISIS": a name right after the verb the parser took for an adverb
         found = [c for c in kids if c.dep_ in ("advmod", "npadvmod") and c.pos_ == "PROPN" and c.i == t.i + 1]
@@ -72,6 +76,16 @@ def _object(ctx: Context, t, rule) -> list:
     return found
 
 
+def _controlled(verb, kids) -> list:
+    """The one a control verb acts on where the parser made it the subject of the next clause
+    ("helped Nigeria fight Boko Haram"): only a noun right after the verb, with nothing before it
+    but its own determiner and modifiers (not "helping the rebels the army is fighting")."""
+    doc = verb.doc
+    return [s for c in kids if c.dep_ in ("ccomp", "xcomp") and c.i > verb.i for s in children(c)
+            if s.dep_ == "nsubj" and s.i > verb.i
+            and all(doc[k].head.i == s.i and doc[k].dep_ in ("det", "compound", "amod") for k in range(verb.i + 1, s.i))]
+
+
 @slot("nsubjpass")
 def _passive_subject(ctx: Context, t, rule) -> list:
     found = [c for c in children(t) if c.dep_ == "nsubjpass"]
@@ -79,6 +93,9 @@ def _passive_subject(ctx: Context, t, rule) -> list:
         return [t.head]
     if not found and t.dep_ == "acl" and t.tag_ in ("VBN", "VBD"):
         return [t.head]  # "soldiers captured by the group" (a participle the tagger may take for a past tense)
+    if not found and t.dep_ == "advcl" and t.tag_ == "VBN" and not any(c.dep_ == "mark" for c in children(t)):
+        # "Backed by Russian air power, the army advanced": the clause's subject underwent it
+        return [c for c in children(t.head) if c.dep_ in ("nsubj", "nsubjpass")]
     return found
 
 
@@ -273,6 +290,23 @@ def _undertaker(ctx: Context, t, rule) -> list:
     """Who wages an event noun, however the text says it: "an offensive led by X", "X's
     campaign", "the campaign X launched", "in the campaign ..., X has begun"."""
     return undertakers(t, ctx.words) if pos(t) == "NOUN" else []
+
+
+@slot("joint")
+def _joint(ctx: Context, t, rule) -> list:
+    """The sides of a joint undertaking the trigger adjective modifies: who wages it ("a joint
+    offensive by Chad and Niger", "Chad and Niger launched a joint offensive"), else whose it is
+    ("the joint operation of the army and the militia") or the names that modify it ("joint U.S.
+    and Philippine exercises")."""
+    if t.dep_ != "amod":
+        return []
+    noun = t.head  # the parser may hang the adjective on the first name: "joint [U.S. and Philippine] exercises"
+    while noun.dep_ in ("nmod", "compound", "amod") and noun.i < noun.head.i and pos(noun.head) == "NOUN":
+        noun = noun.head
+    if pos(noun) != "NOUN" or lemma(noun) not in ctx.words.undertaking_nouns:
+        return []
+    return undertakers(noun, ctx.words) or prep_objects(noun, "of") or [
+        c for c in children(noun) if c.dep_ in ("compound", "amod", "nmod") and c.i < noun.i and c.i != t.i]
 
 
 @slot("head")
