@@ -155,6 +155,16 @@ def test_the_shipped_model_loads_with_its_provenance():
     assert path.stat().st_size < 5_000_000
 
 
+def test_a_feature_counts_once_as_the_learner_saw_it():
+    """The learner reads a feature as there or not; a rule firing twice on a pair, or two names
+    between the two, must not weigh twice when the model judges."""
+    model = learned.read(ROOT / "ontology" / learned.FILE)
+    once = ["T:Person>Organization", "R:memberOf", "R:memberOf:member-title", "BW:<Person>", "TOP:member"]
+    twice = once + ["R:memberOf", "R:memberOf:member-title", "BW:<Person>"]
+    assert model.probabilities_of([twice]) == model.probabilities_of([once])
+    assert model.probabilities_of([once])[0]["memberOf"] != model.probabilities_of([once[:1]])[0]["memberOf"]
+
+
 def test_the_sets_kept_for_checking_are_not_in_the_shipped_models_training():
     checks = [line.strip() for line in (ROOT / "annotations" / "CHECKS").read_text(encoding="utf-8").splitlines()
               if line.strip() and not line.startswith("#")]

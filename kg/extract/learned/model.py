@@ -66,7 +66,11 @@ class RelationModel:
         in their own type and order)."""
         index, rows, owners = self.index, [], []
         for k, features in enumerate(candidates):
-            for f in features:
+            # a feature is there or not, as the learner saw it (kg.train.fit._matrix): one rule
+            # firing twice on a pair, or two names between it, is not twice the weight (until
+            # 2026-12-06 it was, and the model read "Greenpeace members Anna Berg and Ola Lind",
+            # where member-title fires twice for Anna Berg, as 0.52 and 0.20)
+            for f in dict.fromkeys(features):
                 row = index.get(f)
                 if row is not None:
                     rows.append(row)
