@@ -179,6 +179,15 @@ def test_a_fronted_passive_participle_is_said_of_the_clause_s_subject(extract):
     assert ("houthis", "captured", "sanaa") in facts or ("ansar-allah", "captured", "sanaa") in facts, facts
 
 
+def test_a_participle_with_a_by_phrase_is_done_by_it_and_a_second_one_shares_the_first_s_subject(extract):
+    # the doer is the by-phrase, never the subject of the clause the participle hangs on
+    facts = extract("Qusayr was captured by Hezbollah in 2013 and retaken by the Free Syrian Army in 2014.")
+    assert {("hezbollah", "captured", "qusair"), ("fsa", "captured", "qusair")} <= facts, facts
+    facts = extract("Attacked by Boko Haram in May, the Nigerian army withdrew from Baga.")
+    assert ("boko-haram", "attacked", "nigeria-armed-forces") in facts, facts
+    assert not any(s == "nigeria-armed-forces" and p == "attacked" for s, p, _ in facts), facts
+
+
 def test_troops_sent_to_help_a_side_are_support_given_and_a_plan_to_is_not(extract):
     facts = extract("Kenya and Uganda sent troops to help Somalia fight al-Shabaab last year.")
     assert {("kenya", "allyOf", "somalia"), ("somalia", "allyOf", "kenya")} & facts, facts

@@ -126,6 +126,11 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
                 return named[-1:]
         if any(c.dep_ in ("nsubjpass", "auxpass") for c in kids):
             return agents(t)  # a passive clause: the logical subject is the by-phrase, if any
+        if t.tag_ == "VBN" and any(c.dep_ == "agent" for c in kids):
+            # a participle with a by-phrase is passive though it has no subject of its own: "Backed
+            # by Russian air power, the army advanced", "soldiers captured by the group", "taken by
+            # X and retaken by Y": its doer is the by-phrase, not the clause it hangs on
+            return agents(t)
         if t.dep_ == "xcomp" and lemma(t.head) in words.object_control_verbs:
             # "the coalition is assisting the Iraqi government to destroy ISIL": the government destroys
             helped = [c for c in children(t.head) if c.dep_ == "dobj"]
@@ -155,6 +160,25 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
             # "the campaign to defeat ISIL": whoever wages the campaign
             return undertakers(t.head, words, frozenset(seen))
         break
+    return []
+
+
+def undergoers(verb, words: Words) -> list:
+    """Who undergoes a passive verb: its passive subject; the noun a relative clause or a
+    participle modifies ("soldiers captured by the group"); the subject of the clause a fronted
+    participle sets the scene for ("Backed by Russian air power, the army advanced"); or, for a
+    second passive verb sharing the first's subject, the first's ("the town was taken by X and
+    retaken by Y")."""
+    found = [c for c in children(verb) if c.dep_ == "nsubjpass"]
+    if found:
+        return [verb.head] if found[0].lower_ in words.relative_pronouns and verb.dep_ == "relcl" else found
+    if verb.dep_ == "acl" and verb.tag_ in ("VBN", "VBD"):
+        return [verb.head]  # the tagger may take the participle for a past tense
+    if verb.dep_ == "advcl" and verb.tag_ == "VBN" and not any(c.dep_ == "mark" for c in children(verb)):
+        return [c for c in children(verb.head) if c.dep_ in ("nsubj", "nsubjpass")]
+    if verb.dep_ == "conj" and verb.tag_ == "VBN" and not any(c.dep_ in ("nsubj", "dobj") for c in children(verb)) \
+            and any(c.dep_ == "nsubjpass" for c in children(verb.head)):
+        return undergoers(verb.head, words)
     return []
 
 

@@ -20,6 +20,7 @@ from ..parse import (
     pos,
     prep_objects,
     subjects,
+    undergoers,
     undertakers,
 )
 
@@ -50,8 +51,6 @@ def fill(ctx: Context, trigger, name: str, rule: Rule) -> list:
 
 @slot("nsubj")
 def _subject(ctx: Context, t, rule) -> list:
-    if t.dep_ == "advcl" and t.tag_ == "VBN" and any(c.dep_ == "agent" for c in children(t)):
-        return []  # "Backed by X, the army advanced": the clause's subject underwent it (nsubjpass)
     return subjects(t, ctx.words)
 
 
@@ -88,15 +87,7 @@ def _controlled(verb, kids) -> list:
 
 @slot("nsubjpass")
 def _passive_subject(ctx: Context, t, rule) -> list:
-    found = [c for c in children(t) if c.dep_ == "nsubjpass"]
-    if found and found[0].lower_ in ctx.words.relative_pronouns and t.dep_ == "relcl":
-        return [t.head]
-    if not found and t.dep_ == "acl" and t.tag_ in ("VBN", "VBD"):
-        return [t.head]  # "soldiers captured by the group" (a participle the tagger may take for a past tense)
-    if not found and t.dep_ == "advcl" and t.tag_ == "VBN" and not any(c.dep_ == "mark" for c in children(t)):
-        # "Backed by Russian air power, the army advanced": the clause's subject underwent it
-        return [c for c in children(t.head) if c.dep_ in ("nsubj", "nsubjpass")]
-    return found
+    return undergoers(t, ctx.words)
 
 
 @slot("agent")
