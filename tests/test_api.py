@@ -58,3 +58,16 @@ def test_a_person_is_labelled_by_name_not_by_office(tmp_path):
                     store=str(store)).rows
     assert {label for label, _ in rows} == {"Peter Cook"}
     assert "Secretary Peter Cook" in {alt for _, alt in rows}
+
+
+def test_a_description_set_beside_a_name_is_a_form_of_it_never_its_label(tmp_path):
+    # the descriptions are longer than the names: the label is still the name
+    src = tmp_path / "a.txt"
+    src.write_text("Linda Okafor, U.S. representative to the African Union, and Samuel Mwangi, chairman of "
+                   "the regional security council, met in Addis Ababa on Monday.", encoding="utf-8")
+    store = tmp_path / "store"
+    kg.build([str(src)], store=str(store))
+    rows = kg.query("SELECT ?label ?alt WHERE { ?e a kg:Person ; skos:prefLabel ?label ; skos:altLabel ?alt }",
+                    store=str(store)).rows
+    assert {label for label, _ in rows} == {"Linda Okafor", "Samuel Mwangi"}, rows
+    assert "U.S. representative" in {alt for _, alt in rows}, rows

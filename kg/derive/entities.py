@@ -179,6 +179,15 @@ def diff(node: ox.NamedNode, current: set[ox.Quad], documents: Iterable[Triple]
     return [q for q in current if q not in fresh], [q for q in derived if q not in current], derived
 
 
+def _named(form: str) -> bool:
+    """Whether a surface form reads as a name, its first and last words capitalized: not a
+    description the text set beside one ("Madeleine Albright, U.S. representative to the UN";
+    "chairman of the Joint Chiefs of Staff"; "U.S. forces"), which the documents keep as forms of
+    the entity but which name it only where the text gives no name."""
+    words = form.split()
+    return bool(words) and not any(word.islower() for word in (words[0], words[-1]))
+
+
 def _untitled(form: str) -> bool:
     from ..extract.words import load_words
 
@@ -190,7 +199,8 @@ def _untitled(form: str) -> bool:
 def entity_quads(node: ox.NamedNode, triples: Iterable[Triple]) -> list[ox.Quad]:
     """The entity graph's quads of one entity, from the triples of the documents' graphs with
     ``node`` as subject, each with the number of graphs that state it: the label is the gazetteer's,
-    else the surface form most documents use (then the longest, then the first)."""
+    else the surface form most documents use among those that read as names (then the longest,
+    then the first)."""
     from ..extract.gazetteer import (
         load_gazetteer,  # here: a store that refreshes nothing never reads it
     )
@@ -213,7 +223,7 @@ def entity_quads(node: ox.NamedNode, triples: Iterable[Triple]) -> list[ox.Quad]
         # a person is named by their name, not by a rank or office written before it ("Secretary
         # Peter Cook", kept as a form the text uses): the titled forms come last
         untitled = _untitled if (TYPE, _PERSON) in copied else (lambda form: True)
-        label = entry.label if entry else max(forms, key=lambda f: (untitled(f), forms[f], len(f), f))
+        label = entry.label if entry else max(forms, key=lambda f: (_named(f), untitled(f), forms[f], len(f), f))
         quads.append(ox.Quad(node, LABEL, literal(label), graph))
         quads.append(ox.Quad(node, PREF_LABEL, literal(label), graph))
         quads.extend(ox.Quad(node, ALT_LABEL, literal(form), graph) for form in sorted(forms) if form != label)
