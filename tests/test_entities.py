@@ -233,6 +233,13 @@ def test_an_entity_is_named_never_only_described(extraction):
     assert all(any(c.isupper() for c in label) for label in found), sorted(found)
 
 
+def test_a_people_followed_by_a_possessive_and_a_capital_is_part_of_a_party_s_name(extraction):
+    found = entities(extraction, "Ana Kovac, secretary of the Croatian People's Party, met the envoy in "
+                                 "Zagreb. The Croatian people's patience is wearing thin.")
+    assert found["Croatian People's Party"].type != "PersonGroup", sorted(found)
+    assert found["Croatian people"].type == "PersonGroup", sorted(found)
+
+
 def test_a_platform_is_a_media_organization_not_a_person(extraction):
     found = entities(extraction, "The minister announced the ceasefire on Twitter late on Sunday.")
     assert found["Twitter"].type == "MediaOrganization"

@@ -19,7 +19,7 @@ from kg.errors import InputError, UsageError
 from kg.extract.explain import Explanation, Pair, to_text, write_page
 from conftest import ROOT
 
-FACT = "Hamas allied with Islamic Jihad in the spring."
+FACT = "Hamas backed Islamic Jihad in the spring."
 NEGATED = "Hamas did not ally with Islamic Jihad."
 MODAL = "Hamas may ally with Islamic Jihad next year."
 NO_TRIGGER = "Hamas met Islamic Jihad in Gaza."
@@ -54,12 +54,12 @@ def test_an_alliance_is_a_fact_with_its_rule_and_trigger(report):
     (fact,) = [v for v in p.verdicts if v.outcome == "fact"]
     # the model judges the rule's fact (ally-verb fired often enough in its training data): its
     # calibrated probability is the fact's confidence
-    assert (fact.relation, fact.rule, fact.trigger) == ("allyOf", "ally-verb", "allied")
+    assert (fact.relation, fact.rule, fact.trigger) == ("allyOf", "ally-verb", "backed")
     assert fact.confidence == fact.probability and 0.5 < fact.confidence < 1
     s = sentence_of(report, FACT)
-    assert TEXT[fact.trigger_start:fact.trigger_end] == "allied"
+    assert TEXT[fact.trigger_start:fact.trigger_end] == "backed"
     (trigger,) = s.triggers
-    assert trigger.text == "allied" and trigger.fired and trigger.relations == ("allyOf",) and "ally-verb" in trigger.rules
+    assert trigger.text == "backed" and trigger.fired and trigger.relations == ("allyOf",) and "ally-verb" in trigger.rules
     entities = {e.text: e for e in s.entities}
     assert entities["Hamas"].type == "ArmedGroup" and entities["Hamas"].source.startswith("gazetteer")
     assert entities["Islamic Jihad"].label == "Palestinian Islamic Jihad"
@@ -111,7 +111,7 @@ def test_a_trigger_whose_arguments_are_others(report):
 def test_the_terminal_report(report):
     out = to_text(report)
     fact = next(v for v in pair(report, FACT, "Hamas", "Palestinian Islamic Jihad").verdicts if v.outcome == "fact")
-    assert (f'FACT Hamas allyOf Palestinian Islamic Jihad by rule ally-verb at "allied" (confidence {fact.confidence:.2f}, '
+    assert (f'FACT Hamas allyOf Palestinian Islamic Jihad by rule ally-verb at "backed" (confidence {fact.confidence:.2f}, '
             f"the model's probability {fact.probability:.2f})") in out
     assert "Hamas - Palestinian Islamic Jihad: no fact: negated" in out
     assert "Hamas - Gaza City: no fact: object-type" in out
@@ -170,7 +170,7 @@ def test_the_command(tmp_path):
     result = runner.invoke(cli, ["explain", "--format", "json", FACT])
     data = json.loads(result.output)
     (fact,) = [v for p in data["sentences"][0]["pairs"] for v in p["verdicts"] if v["outcome"] == "fact"]
-    assert (fact["relation"], fact["rule"], fact["trigger"]) == ("allyOf", "ally-verb", "allied")
+    assert (fact["relation"], fact["rule"], fact["trigger"]) == ("allyOf", "ally-verb", "backed")
     page = tmp_path / "explain.html"
     result = runner.invoke(cli, ["explain", FACT, "-o", str(page)])
     assert result.exit_code == 0 and page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -230,7 +230,7 @@ def test_the_page_in_chromium(tmp_path):
         (arc,) = sections[0].find_elements("css selector", "g.arc.fact")
         assert arc.get_attribute("data-relation") == "allyOf"
         title = browser.execute_script("return arguments[0].querySelector('title').textContent", arc)
-        assert "ally-verb" in title and "allied" in title
+        assert "ally-verb" in title and "backed" in title
         # the arc joins the two names: it starts above one and ends above the other
         box = browser.execute_script(
             "const r = arguments[0].querySelector('path.arc').getBoundingClientRect();"

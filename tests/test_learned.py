@@ -352,6 +352,33 @@ def test_every_conjunct_is_a_candidate_read_as_the_first_conjunct(text, first_pa
     assert not any(n in f.lower() for f in first + second for n in names)
 
 
+@pytest.mark.parametrize(
+    "relative, main, pair",
+    [
+        ("Kismayo, which al-Shabaab seized in 2008, lies on the coast.", "Al-Shabaab seized Kismayo in 2008.",
+         ("al-shabaab", "kismayo")),
+        ("The Houthis, who captured Sanaa in 2014, rule the north.", "The Houthis captured Sanaa in 2014.",
+         ("houthis", "sanaa")),
+        ("Kismayo, seized by al-Shabaab in 2008, lies on the coast.", "Kismayo was seized by al-Shabaab in 2008.",
+         ("al-shabaab", "kismayo")),
+    ],
+)
+def test_a_relative_clause_or_a_participle_reads_its_path_as_the_clause_it_restates(relative, main, pair):
+    from kg.extract.learned.candidates import candidates
+    from kg.extract.learned.features import features, trigger_classes
+
+    def read(text):
+        doc, mentions, extractor = _parsed(text)
+        pairs = {c.keys: c for c in candidates(doc, mentions)}
+        at = {i: m for m in mentions for i in range(m.start, m.end)}
+        names, _ = features(doc, pairs[pair], trigger_classes(extractor.lexicon), {}, at)
+        return {f for f in names if f.startswith(("PD:", "TOP:", "TOPD:", "P:", "SA:", "OA:"))}
+
+    # the antecedent stands where its pronoun stands (the clause's subject or object), or as the
+    # passive subject of the participle that modifies it
+    assert read(relative) == read(main)
+
+
 def test_a_later_conjunct_in_a_list_of_members_reads_as_the_first(extraction):
     facts = extraction("Police arrested two Greenpeace members, Anna Berg and Ola Lind, in Oslo on Monday.").assertions
     held = {(a.subject, a.object): a.confidence for a in facts if a.predicate == "memberOf"}

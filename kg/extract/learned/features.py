@@ -1,10 +1,11 @@
 """What the relation model knows of a candidate pair: strings read from the parse, never the names.
 
 A pair is described by its two types and mention kinds, the dependency path between the two
-mentions (through the first conjunct of a coordination), the lemmas on it and at its top, the
-words between the two (a later conjunct's read around the first conjunct's name, so that every
-conjunct reads as the first), the trigger classes of kg's lexicon
-and of PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top word, and which
+mentions (through the first conjunct of a coordination; from a relative clause's pronoun for its
+antecedent, and from a participle's passive subject for the noun it modifies), the lemmas on it
+and at its top, the words between the two (a later conjunct's read around the first conjunct's
+name, so that every conjunct reads as the first), the trigger classes of kg's lexicon and of
+PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top word, and which
 rule fired on the pair, and how each of the two hangs on the path. No feature holds an entity's
 name: the model learns constructions, not facts about particular actors. Names that begin with
 ``MARK`` are marks for the model's gates (:func:`kg.extract.learned.combine.may_add`), which the
@@ -135,6 +136,42 @@ def _read_at(mention, head, first, other, at: dict) -> tuple[int, int]:
     return mention.start, mention.end
 
 
+def _gap(antecedent, other, words: Words):
+    """The relative pronoun that stands for ``antecedent`` in a relative clause of it holding
+    ``other`` ("which" in "Raqqa, which ISIL seized"), else ``antecedent``. Not "whose": it stands
+    for the antecedent's possessor."""
+    for clause in antecedent.children:
+        if clause.dep_ == "relcl" and clause.left_edge.i <= other.i <= clause.right_edge.i:
+            for k in clause.children:
+                if k.dep_ in ("nsubj", "nsubjpass", "dobj") and k.lower_ in words.relative_pronouns and k.lower_ != "whose":
+                    return k
+    return antecedent
+
+
+class _Undergoer:
+    """A noun a passive participle modifies, read as the participle's passive subject ("Mosul,
+    seized by ISIS": as "Mosul was seized by ISIS"): where it stands on a path."""
+
+    dep_ = "nsubjpass"
+
+    def __init__(self, noun, participle) -> None:
+        self.i, self.head = noun.i, participle
+
+
+def _participle_path(a, b) -> tuple[list, object, list] | None:
+    """The path between ``a`` and ``b`` where one is a noun a passive participle with the other
+    under it modifies, read as that participle's clause; None otherwise."""
+    for noun, other, first in ((a, b, True), (b, a, False)):
+        for clause in noun.children:
+            if clause.dep_ == "acl" and clause.tag_ == "VBN" and clause.left_edge.i <= other.i <= clause.right_edge.i \
+                    and other.i != clause.i:
+                chain = _to_root(other)
+                below = chain[: [t.i for t in chain].index(clause.i)]
+                gap = _Undergoer(noun, clause)
+                return ([gap], clause, below[::-1]) if first else (below, clause, [gap])
+    return None
+
+
 def _dist(n: int) -> str:
     return str(n) if n < 4 else "4-6" if n < 7 else "7-12" if n < 13 else "13+"
 
@@ -179,9 +216,14 @@ def features(
     if a.i == b.i:
         out.append("SAMEHEAD")
     else:
-        found = path(a, b)
+        # a relative clause's antecedent reads at its pronoun ("Raqqa, which ISIL seized": as
+        # "ISIL seized Raqqa"), so that the clause reads as the main clause it restates
+        a, b = _gap(a, b, words), _gap(b, a, words)
+        found = _participle_path(a, b) or path(a, b)
         if found is not None:
             up, top, down = found
+            a = up[0] if up and isinstance(up[0], _Undergoer) else a
+            b = down[-1] if down and isinstance(down[-1], _Undergoer) else b
             steps = [f"{t.dep_}^" for t in up] + [f"v{t.dep_}" for t in down]
             shape = " ".join(steps)
             top_lemma = word(top) if top.i not in (a.i, b.i) else "<arg>"
