@@ -209,6 +209,10 @@ def test_places_carry_their_geonames_id_and_coordinates(extraction):
     result = extraction("Forces loyal to the GNA entered Sirte.")
     sirte = next(e for e in result.entities if e.key == "sirte")
     assert sirte.geonames_id == 2210554 and sirte.lon == pytest.approx(16.589, abs=0.01)
+    # a town of another country that shares one of its other names is not the town the text means
+    result = extraction("Militants loyal to the Maute group besieged Marawi in the southern Philippines.")
+    marawi = next(e for e in result.entities if e.label.startswith("Marawi"))
+    assert marawi.lon == pytest.approx(124.29, abs=0.05), (marawi.label, marawi.key, marawi.lat, marawi.lon)
 
 
 def test_wire_dateline_is_not_the_subject(extract):

@@ -30,10 +30,12 @@ from ..namespaces import GEONAMES_IRI
 from ..resources import ontology_file
 
 # ISO 3166 codes: the Middle East, North, West and East Africa, the Sahel, the Great Lakes,
-# Afghanistan and Pakistan, Ukraine and the Caucasus, the Balkans, Colombia.
+# Afghanistan and Pakistan, Ukraine and the Caucasus, the Balkans, Colombia, and the wars of South
+# and Southeast Asia (the Philippines, Myanmar, Sri Lanka, Nepal): without them a town there took
+# another country's town of the same other name ("Marawi" was Merowe in Sudan)
 DOMAIN = (
     "SY LB IQ IR IL PS JO TR SA YE OM AE QA KW BH EG LY TN DZ MA EH MR ML NE BF TD NG CM SN SD SS "
-    "SO ET ER DJ KE UG CF CD RW BI MZ AF PK UA GE AM AZ BA HR RS XK ME MK AL CO"
+    "SO ET ER DJ KE UG CF CD RW BI MZ AF PK UA GE AM AZ BA HR RS XK ME MK AL CO PH MM LK NP"
 ).split()
 MIN_POPULATION = 5000
 
