@@ -188,6 +188,13 @@ def test_a_participle_with_a_by_phrase_is_done_by_it_and_a_second_one_shares_the
     assert not any(s == "nigeria-armed-forces" and p == "attacked" for s, p, _ in facts), facts
 
 
+def test_the_gerund_of_an_adjunct_is_done_by_the_clause_s_subject_but_not_one_a_verb_controls(extract):
+    facts = extract("After capturing Kidal, the MNLA rebels advanced on Gao.")
+    assert any(p == "captured" and o == "kidal" for _, p, o in facts), facts
+    facts = extract("The African Union condemned Eritrea for attacking Humera.")
+    assert not any(s == "african-union" and p == "attacked" for s, p, _ in facts), facts
+
+
 def test_troops_sent_to_help_a_side_are_support_given_and_a_plan_to_is_not(extract):
     facts = extract("Kenya and Uganda sent troops to help Somalia fight al-Shabaab last year.")
     assert {("kenya", "allyOf", "somalia"), ("somalia", "allyOf", "kenya")} & facts, facts

@@ -142,6 +142,8 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
                 # "X has been engaged in fighting Y", "X remains committed to defeating Y": who takes part
                 held = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "nsubj")]
                 return held or (subjects(t.head.head, words, frozenset(seen)) if t.head.dep_ == "acomp" else [])
+            if t.dep_ == "prep" and t.lower_ in words.adjunct_prepositions and t.head.pos_ in ("VERB", "AUX"):
+                t = t.head  # "After seizing Goma, the rebels marched on Bukavu": the clause's subject
             continue
         if t.dep_ == "acomp" and t.head.i != t.i:  # "X is determined to defeat Y": the clause's subject
             t = t.head

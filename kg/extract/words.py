@@ -45,6 +45,7 @@ class Words:
     undertaking_nouns: frozenset[str]
     undertaking_verbs: frozenset[str]
     participation_verbs: frozenset[str]
+    adjunct_prepositions: frozenset[str]
     participant_nouns: frozenset[str]
     armed_people_nouns: frozenset[str]
     ideologies: frozenset[str]
