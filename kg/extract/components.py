@@ -292,12 +292,12 @@ class MergeNames:
         # longer name; so is one before a possessive and a capitalized word ("the Croatian People's
         # Party" is no "Croatian people")
         entry = self.gazetteer.entries[span.id_]
+        written_so = span.text in (entry.label, *entry.aliases)
         before = doc[start - 1] if start > 0 else None
         if before is not None and before.text[:1].isupper() and not before.is_sent_start and before.is_alpha:
-            return span.text in (entry.label, *entry.aliases)
-        if end + 1 < len(doc) and doc[end].lower_ in ("'s", "\u2019s") and doc[end + 1].text[:1].isupper() \
-                and span.text not in (entry.label, *entry.aliases):
-            return False
+            return written_so
+        if end + 1 < len(doc) and doc[end].lower_ in ("'s", "\u2019s") and doc[end + 1].text[:1].isupper():
+            return written_so
         return True
 
     def merge_articles(self, doc: Doc, names: dict[int, str]) -> list[tuple[int, int]]:
