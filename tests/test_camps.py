@@ -179,8 +179,8 @@ def test_the_examples_put_islamic_state_apart_from_the_armies_that_attacked_it(e
     assert table.exit_code == 0, table.output
     lines = table.stdout.splitlines()
     start = lines.index("camps (cooperation joins, hostility parts): 5")
-    assert lines[start + 1:start + 6] == ["  1. Lebanese army, Lebanese government, Lebanese soldiers, Lebanon",
-                                          "  2. Bashar al-Assad, Hezbollah, Syria, Syrian army",
+    assert lines[start + 1:start + 6] == ["  1. Bashar al-Assad, Hezbollah, Syria, Syrian army",
+                                          "  2. Lebanese army, Lebanese government, Lebanese soldiers, Lebanon",
                                           "  3. Al-Qaeda, Nusra Front",
                                           "  alone (camps 4-5): Islamic State, Arsal",
                                           "facts against the camps: none (the signed graph is balanced)"]
@@ -197,12 +197,13 @@ def test_the_table_names_the_facts_against_the_camps(example_store, monkeypatch)
     result = CliRunner().invoke(cli, ["analyze", "--store", str(example_store)])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    start = lines.index("facts against the camps (hostile inside one, cooperative between two): 2")
+    start = lines.index("facts against the camps (hostile inside one, cooperative between two): 3")
     assert lines[start - 5:start - 3] == ["camps (cooperation joins, hostility parts): 4",
                                           "  1. Bashar al-Assad, Hezbollah, Islamic State, Syria, Syrian army"]
-    assert lines[start + 1:start + 3] == [
+    assert lines[start + 1:start + 4] == [
         "  Islamic State ceasefireWith Lebanese army (cooperative, between camps 1 and 2; 2 documents)",
-        "  Syrian army attacked Islamic State (hostile, inside camp 1; 2 documents)"]
+        "  Syrian army attacked Islamic State (hostile, inside camp 1; 2 documents)",
+        "  Hezbollah attacked Islamic State (hostile, inside camp 1; 1 document)"]
 
 
 def test_csv_has_every_ranking_and_the_camps(example_store):

@@ -29,6 +29,30 @@ def test_denial_and_hypothetical_are_not_facts(extract):
     assert not any(p == "attacked" for _, p, _ in extract("The Taliban threatened to attack Kabul."))
 
 
+def test_a_possessed_event_is_presupposed_past_the_modality_and_negation_above_it(extract):
+    # "their fight" is a fight whether Norway pledges anything or not ...
+    facts = extract("Norway pledged support for the Peshmerga in their fight against Islamic State.")
+    assert {("peshmerga", "attacked", "islamic-state"), ("norway", "allyOf", "peshmerga")} <= facts
+    facts = extract("The Peshmerga did not join Hezbollah's offensive against Islamic State.")
+    assert ("hezbollah", "attacked", "islamic-state") in facts
+    assert not {("peshmerga", "attacked", "islamic-state"), ("hezbollah", "allyOf", "peshmerga")} & facts
+    # ... but the noun's own words, and a verb that stops it, still say otherwise
+    assert not extract("Hamas's planned attack on Ashkelon was foiled.")
+    assert not any(p == "allyOf" for _, p, _ in extract("Qatar ended its support for the Houthis."))
+    # a pledge of what is not yet possessed stays an aim
+    assert not any(p == "attacked" for _, p, _ in extract("The Taliban pledged to attack Kabul."))
+
+
+def test_a_description_by_a_creed_word_refers_back_to_the_group_it_describes(extract):
+    # NER reads "jihadist" as a creed (NORP); a gazetteer entry is described by it
+    facts = extract("The Somali army prepared to move al-Shabaab prisoners to Kismayo after a "
+                    "week-long offensive against the jihadist group.")
+    assert ("somalia-armed-forces", "attacked", "al-shabaab") in facts
+    # a nationality is no description: "the Somali army" is not the Kenyan army it follows
+    facts = extract("The Kenyan army crossed the border. The Somali army welcomed the move.")
+    assert not any(s == "kenya-armed-forces" and p != "locatedIn" for s, p, _ in facts)
+
+
 def test_passive_with_agent_and_relative_clause_capture(extract):
     facts = extract("The city of Mosul was seized by Islamic State in June 2014.")
     assert ("islamic-state", "captured", "mosul") in facts

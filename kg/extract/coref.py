@@ -52,7 +52,7 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer, words
                                   sentence=sent_index[token.i])
                 resolved.append(mention)
             continue
-        reference = _reference(token, words)
+        reference = _reference(token, words, loaded_words)
         if reference is None:
             continue
         kind, types, described = reference
@@ -133,8 +133,9 @@ def _supported(token, types, mentions: list[Mention], words: Words) -> Mention |
     return None
 
 
-def _reference(token, words: Words):
-    """(kind, compatible types, descriptive words) if ``token`` is a pronoun or a definite description."""
+def _reference(token, words: Words, descriptors: frozenset[str] = frozenset()):
+    """(kind, compatible types, descriptive words) if ``token`` is a pronoun or a definite description;
+    ``descriptors`` are the words the gazetteer describes its entries by ("jihadist", "rebel")."""
     lower = token.lower_
     if token.pos_ == "PRON" and lower in words.pronouns:
         types = words.pronouns[lower]
@@ -152,7 +153,10 @@ def _reference(token, words: Words):
     # "the town of Arsal", "the group formerly known as X", "the Syrian army": not a back-reference
     if any(c.dep_ in ("prep", "acl", "appos", "relcl", "poss") and (c.dep_ != "prep" or c.lower_ == "of") for c in kids):
         return None
-    if any(c.dep_ in ("compound", "amod") and (c.ent_type_ or c.i in gazetteer_ids(token.doc)) for c in kids):
+    # ("the jihadist group": a word NER reads as a nationality or a creed that describes groups is
+    # a description's word, not a name's)
+    if any(c.dep_ in ("compound", "amod") and ((c.ent_type_ and c.lower_ not in descriptors)
+                                              or c.i in gazetteer_ids(token.doc)) for c in kids):
         return None
     described = {token.lemma_.lower(), lower} | {c.lemma_.lower() for c in kids if c.dep_ in ("amod", "compound")}
     if "InternationalOrganization" in types and described & words.international_modifiers:

@@ -33,6 +33,12 @@ def polarity(trigger, words: Words, light_verbs: frozenset[str] = frozenset()) -
     # "his pledged recapture of Sana'a", "a failed attempt": the event is not asserted
     if any(c.dep_ in ("amod", "compound") and c.lower_ in words.non_factual_modifiers for c in children(trigger)):
         return "hypothetical"
+    # "their fight against X", "the group's offensive": a possessed event is presupposed, as a
+    # definite description's referent is, and the presupposition survives a negation or a
+    # modality above it ("pledged support for them in their fight against X", "did not join the
+    # group's offensive"); a verb that stops or denies it still does ("ended its offensive")
+    presupposed = trigger.pos_ == "NOUN" and any(c.dep_ == "poss" for c in children(trigger))
+    stopped = False
     flips = 0
     t = trigger
     first = True
@@ -44,10 +50,11 @@ def polarity(trigger, words: Words, light_verbs: frozenset[str] = frozenset()) -
             verdict = _governing_verb(t, words, light_verbs, flips)
             if verdict == "cessation":
                 flips += 1
-            elif verdict is not None:
+                stopped = True
+            elif verdict is not None and not (presupposed and verdict in ("hypothetical", "attempted")):
                 return verdict
         here = _hypothetical_here(t, kids, words)
-        if here:
+        if here and (first or not presupposed):
             return here
         if t.dep_ not in CLIMB_DEPS or t.head.i == t.i:
             break
@@ -55,6 +62,8 @@ def polarity(trigger, words: Words, light_verbs: frozenset[str] = frozenset()) -
             break
         t = t.head
         first = False
+    if presupposed and not stopped:
+        return "asserted"
     return "negated" if flips % 2 else "asserted"
 
 

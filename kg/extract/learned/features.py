@@ -2,14 +2,15 @@
 
 A pair is described by its two types and mention kinds, the dependency path between the two
 mentions (through the first conjunct of a coordination; from a relative clause's pronoun for its
-antecedent, and from a participle's passive subject for the noun it modifies), the lemmas on it
-and at its top, the words between the two (a later conjunct's read around the first conjunct's
-name, so that every conjunct reads as the first), the trigger classes of kg's lexicon and of
-PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top word, and which
-rule fired on the pair, and how each of the two hangs on the path. No feature holds an entity's
-name: the model learns constructions, not facts about particular actors. Names that begin with
-``MARK`` are marks for the model's gates (:func:`kg.extract.learned.combine.may_add`), which the
-learner leaves out.
+antecedent, from a participle's passive subject for the noun it modifies, and from the subject a
+verb takes from another clause for that clause's subject: each clause read as the clause it
+restates), the lemmas on it and at its top, the words between the two (a later conjunct's read
+around the first conjunct's name, so that every conjunct reads as the first), the trigger classes
+of kg's lexicon and of PETRARCH2's CAMEO verbs on or near the path, the polarity of the path's top
+word, and which rule fired on the pair, and how each of the two hangs on the path. No feature
+holds an entity's name: the model learns constructions, not facts about particular actors. Names
+that begin with ``MARK`` are marks for the model's gates
+(:func:`kg.extract.learned.combine.may_add`), which the learner leaves out.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from functools import cache
 
 from ..docindex import heads, sentence_of, tokens
 from ..lexicon import Lexicon, dictionary_entries
-from ..parse import first_conjunct, lemma
+from ..parse import first_conjunct, lemma, subjects
 from ..polarity import polarity
 from ..words import Words
 from .candidates import KINDS, Candidate
@@ -148,14 +149,45 @@ def _gap(antecedent, other, words: Words):
     return antecedent
 
 
-class _Undergoer:
-    """A noun a passive participle modifies, read as the participle's passive subject ("Mosul,
-    seized by ISIS": as "Mosul was seized by ISIS"): where it stands on a path."""
+class _StandIn:
+    """A mention read where the clause it belongs to leaves it unsaid: the passive subject of a
+    participle that modifies it ("Mosul, seized by ISIS": as "Mosul was seized by ISIS"), or the
+    subject of a verb that takes its subject from another ("X attacked and captured Y", "X vowed
+    to capture Y", "after seizing Y, X marched": as "X captured Y")."""
 
-    dep_ = "nsubjpass"
+    def __init__(self, token, head, dep: str) -> None:
+        self.token, self.i, self.head, self.dep_ = token, token.i, head, dep
 
-    def __init__(self, noun, participle) -> None:
-        self.i, self.head = noun.i, participle
+    def __getattr__(self, name: str):
+        return getattr(self.token, name)  # its words, lemma and children are the token's
+
+
+def _controlled_path(a, b, words: Words) -> tuple[list, object, list] | None:
+    """The path between ``a`` and ``b`` where one is (or names, as a compound) the subject a verb
+    above the other takes from elsewhere, having none of its own; read from that verb, None
+    otherwise."""
+    for doer, other, first in ((a, b, True), (b, a, False)):
+        named = [doer]  # "the M23 rebels": the name, then the noun it names
+        while named[-1].dep_ == "compound" and named[-1].head.i != named[-1].i:
+            named.append(named[-1].head)
+        chain = _to_root(other)
+        above = {t.i for t in _to_root(doer)}
+        for n, verb in enumerate(chain[1:], 1):
+            if verb.i in above:
+                break  # the doer's own clause: the path is the clause's as written
+            if verb.pos_ != "VERB":
+                continue
+            if any(k.dep_ in ("nsubj", "nsubjpass", "csubj", "auxpass", "agent") for k in verb.children):
+                break  # a verb with a subject of its own, or a passive one
+            if any(s.i == named[-1].i for s in subjects(verb, words)):
+                stand = [_StandIn(named[-1], verb, "nsubj")]
+                for token in reversed(named[:-1]):
+                    stand.append(_StandIn(token, stand[-1], token.dep_))
+                stand.reverse()  # from the doer up
+                below = chain[:n]
+                return (stand, verb, below[::-1]) if first else (below, verb, stand[::-1])
+            break
+    return None
 
 
 def _participle_path(a, b) -> tuple[list, object, list] | None:
@@ -163,11 +195,11 @@ def _participle_path(a, b) -> tuple[list, object, list] | None:
     under it modifies, read as that participle's clause; None otherwise."""
     for noun, other, first in ((a, b, True), (b, a, False)):
         for clause in noun.children:
-            if clause.dep_ == "acl" and clause.tag_ == "VBN" and clause.left_edge.i <= other.i <= clause.right_edge.i \
+            if clause.dep_ == "acl" and clause.tag_ in ("VBN", "VBD") and clause.left_edge.i <= other.i <= clause.right_edge.i \
                     and other.i != clause.i:
                 chain = _to_root(other)
                 below = chain[: [t.i for t in chain].index(clause.i)]
-                gap = _Undergoer(noun, clause)
+                gap = _StandIn(noun, clause, "nsubjpass")
                 return ([gap], clause, below[::-1]) if first else (below, clause, [gap])
     return None
 
@@ -219,11 +251,11 @@ def features(
         # a relative clause's antecedent reads at its pronoun ("Raqqa, which ISIL seized": as
         # "ISIL seized Raqqa"), so that the clause reads as the main clause it restates
         a, b = _gap(a, b, words), _gap(b, a, words)
-        found = _participle_path(a, b) or path(a, b)
+        found = _participle_path(a, b) or _controlled_path(a, b, words) or path(a, b)
         if found is not None:
             up, top, down = found
-            a = up[0] if up and isinstance(up[0], _Undergoer) else a
-            b = down[-1] if down and isinstance(down[-1], _Undergoer) else b
+            a = up[0] if up and isinstance(up[0], _StandIn) else a
+            b = down[-1] if down and isinstance(down[-1], _StandIn) else b
             steps = [f"{t.dep_}^" for t in up] + [f"v{t.dep_}" for t in down]
             shape = " ".join(steps)
             top_lemma = word(top) if top.i not in (a.i, b.i) else "<arg>"
