@@ -399,3 +399,11 @@ def test_a_group_its_nationality_names_is_of_that_country_and_a_faith_of_none(ex
                         "fought back in Anbar.")
     groups = {e.label: e.people_of for e in result.entities if e.type == "PersonGroup"}
     assert groups == {"Lebanese soldiers": "lebanon", "Afghan civilians": "afghanistan", "Sunni tribesmen": None}
+
+
+def test_a_person_s_title_the_parser_hangs_on_a_state_is_no_name_of_the_state(extraction):
+    found = by_form(extraction, "Sen. Ruth Diaz, D-Mich., chairman of the Senate Banking Committee, "
+                                "opposed the bill.")
+    assert found["Mich."].type == "Region"
+    assert "chairman of the Senate Banking Committee" not in found or \
+        found["chairman of the Senate Banking Committee"].type == "Person"

@@ -53,6 +53,21 @@ def test_a_description_by_a_creed_word_refers_back_to_the_group_it_describes(ext
     assert not any(s == "kenya-armed-forces" and p != "locatedIn" for s, p, _ in facts)
 
 
+def test_a_name_set_off_before_its_description_is_the_subject(extract):
+    # the small parser reads "Mosul" as an adverb of "fell" and "the capital" as its subject
+    facts = extract("Mosul, the capital of Nineveh province, fell to Islamic State in 2014.")
+    assert {("islamic-state", "captured", "mosul"), ("mosul", "locatedIn", "nineveh")} <= facts
+    assert ("islamic-state", "captured", "nineveh") not in facts
+    # a day set off before the subject is when, not who
+    facts = extract("Friday, the Houthis, who had withdrawn, attacked Marib.")
+    assert ("houthis", "attacked", "marib") in facts
+
+
+def test_a_newsroom_title_says_who_works_where(extract):
+    assert ("dan-ortega", "memberOf", "cbs") in extract("CBS anchorman Dan Ortega spoke to the governors.")
+    assert ("dan-ortega", "memberOf", "cbs") not in extract("Dan Ortega watched CBS with the governors.")
+
+
 def test_passive_with_agent_and_relative_clause_capture(extract):
     facts = extract("The city of Mosul was seized by Islamic State in June 2014.")
     assert ("islamic-state", "captured", "mosul") in facts

@@ -144,6 +144,21 @@ def test_the_model_alone_keeps_no_rule_fact(taught, monkeypatch):
     assert any(p == "captured" and rule != "model" for _, p, _, rule in both)
 
 
+def test_the_model_alone_reads_a_relation_it_adds_nothing_to_beside_the_rules():
+    """An add threshold says what the model adds to the rules; alone it states a relation it
+    judges from 0.5 (as training measures it alone), one it never judged not at all."""
+    from dataclasses import replace
+
+    from kg.extract.learned.combine import ALONE, adding
+
+    model = learned.read(ROOT / "ontology" / learned.FILE)
+    shy = replace(model, add={**model.add, "locatedIn": 1.1, "attacked": 0.35})
+    assert adding(shy, "locatedIn", only=False) == 1.1 and adding(shy, "locatedIn", only=True) == ALONE
+    assert adding(shy, "attacked", only=True) == 0.35 == adding(shy, "attacked", only=False)
+    unjudged = next(r for r in model.classes[1:] if r not in model.judged)
+    assert adding(shy, unjudged, only=True) == model.add.get(unjudged, 1.1) > 1.0
+
+
 def test_the_shipped_model_loads_with_its_provenance():
     path = ROOT / "ontology" / learned.FILE
     model = learned.read(path)

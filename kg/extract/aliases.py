@@ -162,6 +162,8 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     what modifies it, not a name, a list or a clause."""
     if head.pos_ != "NOUN" and not (head.pos_ == "PROPN" and head.lemma_.lower() in words.speaker_titles):
         return []
+    if is_a(name.type, "Location") and head.lemma_.lower() in words.speaker_titles | words.person_titles:
+        return []  # "Sen. Donald Riegle, D-Mich., chairman of the committee": the parser's, not the state's
     tokens = sorted(_phrase(head), key=lambda t: t.i)
     start, end = tokens[0].i, tokens[-1].i + 1
     if start < name.start < end:  # "the 407th AEG commander, Col. David C. Lyons": up to the name

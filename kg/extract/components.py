@@ -21,6 +21,7 @@ factory takes the word lists, the gazetteer and the lemmas from kg's record of i
 
 from __future__ import annotations
 
+import calendar
 from bisect import bisect_left
 
 from spacy import __version__ as spacy_version
@@ -431,4 +432,44 @@ class Lemmas:
                 lemma = self.table.get((token.lower_, token.tag_))
                 if lemma is not None:
                     token.lemma_ = lemma
+        return doc
+
+
+@Language.factory("kg_fronted_names", default_config={})
+def make_fronted_names(nlp: Language, name: str) -> "FrontedNames":
+    return FrontedNames()
+
+
+PROPER = ("NNP", "NNPS")  # the tags (the parts of speech come after it, from the attribute ruler)
+# "Friday, the rebels, who had fled, returned": a day or a month is when, not who
+CALENDAR = frozenset(w.lower() for w in (*calendar.day_name, *calendar.month_name, *calendar.month_abbr) if w)
+
+
+class FrontedNames:
+    """"Mosul, the capital of Nineveh province, fell in 2014": the small parser reads a name that
+    opens a sentence, set off by commas from the noun phrase after it, as an adverb of the verb,
+    and the noun phrase as the verb's subject. Where a sentence opens with a proper name the parser
+    hangs on the verb by advmod or npadvmod, then a comma, then a noun phrase it made that verb's
+    subject and closed by a comma, the name is the subject and the noun phrase its apposition, as
+    the parser reads "Tikrit, the capital of Salahuddin province, was retaken"."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        for sent in list(doc.sents):
+            name = sent[0]
+            while name.i + 1 < sent.end and doc[name.i + 1].tag_ in PROPER and doc[name.i + 1].head.i == name.i:
+                name = doc[name.i + 1]  # a name the tokenizer left in pieces: its last word heads it
+            if name.tag_ not in PROPER or name.lower_ in CALENDAR or name.dep_ not in ("advmod", "npadvmod") \
+                    or name.i + 2 >= sent.end \
+                    or doc[name.i + 1].text != ",":
+                continue
+            verb = name.head
+            subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+                            and c.left_edge.i == name.i + 2), None)
+            end = subject.right_edge.i if subject is not None else verb.i  # the closing comma, or the word before it
+            if subject is None or subject.tag_ not in ("NN", "NNS") or end >= verb.i \
+                    or "," not in (doc[end].text, doc[end + 1].text):
+                continue
+            dep = subject.dep_
+            subject.head, subject.dep_ = name, "appos"
+            name.dep_ = dep
         return doc

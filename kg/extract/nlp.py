@@ -57,6 +57,8 @@ def load(model: str | None = None):
     components.add_name_finder(nlp)
     nlp.add_pipe("kg_paragraphs", before=components.NAMES)
     nlp.add_pipe("kg_dateline", before=components.NAMES)
+    if "parser" in nlp.pipe_names:
+        nlp.add_pipe("kg_fronted_names", after="parser")
     if "attribute_ruler" in nlp.pipe_names:
         components.add_lemma_ruler(nlp, after="attribute_ruler")
     if "ner" in nlp.pipe_names:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import ontology
 from ..extract.learned.candidates import judged_key
-from ..extract.learned.combine import may_add
+from ..extract.learned.combine import ALONE, may_add
 from ..extract.learned.features import MARK
 from ..extract.learned.model import NONE, RelationModel
 from .examples import Example
@@ -304,7 +304,7 @@ def train(
             ),
             "model": _prf(
                 *_counts(
-                    drawn, calibrated, classes, relation, 0, min(best[0], 0.5), use_rules=False
+                    drawn, calibrated, classes, relation, 0, min(best[0], ALONE), use_rules=False
                 )
             ),
             "both": _prf(

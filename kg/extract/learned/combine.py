@@ -27,6 +27,7 @@ from .features import MARK, Classes, features, rule_facts
 from .model import RelationModel
 
 RULE_ID = "model"  # kg:rule of a fact only the model found
+ALONE = 0.5  # the model alone states a relation it judges from this probability (or its add threshold, if lower)
 
 
 @cache
@@ -108,10 +109,11 @@ def judge(
                                               model.veto.get(f.rule.relation, 0.0)))
     for key, (p, top, names, _) in best.items():
         sentence, s, relation, o = key
+        threshold = adding(model, relation, only)
         other = best.get((sentence, o, relation, s))  # one direction of a pair, the likelier
         if (
             key not in covered
-            and p >= model.add.get(relation, 1.1)
+            and p >= threshold
             and may_add(relation, names, not only)
             and (
                 other is None or relation in symmetric or other[0] < p or (other[0] == p and s < o)
@@ -120,15 +122,25 @@ def judge(
             out.append(Found(s, o, model_rule(relation), top, round(p, 3)))
             if trace is not None:
                 trace.decisions.append(Decision("model", s, o, relation, RULE_ID, top, "added", "proposed", "", p,
-                                                model.add.get(relation, 1.1)))
+                                                threshold))
         elif trace is not None and key not in covered:
-            if p < model.add.get(relation, 1.1):
+            if p < threshold:
                 reason = "below-threshold"
             else:
                 reason = refusal(relation, names, not only) or "other-direction"
             trace.decisions.append(Decision("model", s, o, relation, RULE_ID, top, "rejected", reason, "", p,
-                                            model.add.get(relation, 1.1)))
+                                            threshold))
     return out
+
+
+def adding(model: RelationModel, relation: str, only: bool) -> float:
+    """The probability at which the model states ``relation`` for a pair the rules did not relate:
+    its add threshold beside the rules; alone (``KG_RELATION_MODEL=only``), a relation it judges
+    at 0.5 at most, as :mod:`kg.train.fit` measures the model alone out of fold (an add threshold
+    is chosen for what the model adds to the rules, and a relation it adds nothing to beside them
+    is still one it reads alone)."""
+    threshold = model.add.get(relation, 1.1)
+    return min(threshold, ALONE) if only and relation in model.judged else threshold
 
 
 def _noted(f: Found, outcome: str, reason: str, detail: str = "", p: float | None = None,
