@@ -459,17 +459,16 @@ class FrontedNames:
             while name.i + 1 < sent.end and doc[name.i + 1].tag_ in PROPER and doc[name.i + 1].head.i == name.i:
                 name = doc[name.i + 1]  # a name the tokenizer left in pieces: its last word heads it
             if name.tag_ not in PROPER or name.lower_ in CALENDAR or name.dep_ not in ("advmod", "npadvmod") \
-                    or name.i + 2 >= sent.end \
-                    or doc[name.i + 1].text != ",":
+                    or name.i + 2 >= sent.end or doc[name.i + 1].text != ",":
                 continue
             verb = name.head
             subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
                             and c.left_edge.i == name.i + 2), None)
-            end = subject.right_edge.i if subject is not None else verb.i  # the closing comma, or the word before it
-            if subject is None or subject.tag_ not in ("NN", "NNS") or end >= verb.i \
-                    or "," not in (doc[end].text, doc[end + 1].text):
+            if subject is None or subject.tag_ not in ("NN", "NNS"):
                 continue
-            dep = subject.dep_
+            end = subject.right_edge.i  # the closing comma, or the word before it
+            if end >= verb.i or "," not in (doc[end].text, doc[end + 1].text):
+                continue
+            name.dep_ = subject.dep_
             subject.head, subject.dep_ = name, "appos"
-            name.dep_ = dep
         return doc

@@ -166,12 +166,13 @@ def _controlled_path(a, b, words: Words) -> tuple[list, object, list] | None:
     """The path between ``a`` and ``b`` where one is (or names, as a compound) the subject a verb
     above the other takes from elsewhere, having none of its own; read from that verb, None
     otherwise."""
+    chains = {a.i: _to_root(a), b.i: _to_root(b)}
     for doer, other, first in ((a, b, True), (b, a, False)):
         named = [doer]  # "the M23 rebels": the name, then the noun it names
         while named[-1].dep_ == "compound" and named[-1].head.i != named[-1].i:
             named.append(named[-1].head)
-        chain = _to_root(other)
-        above = {t.i for t in _to_root(doer)}
+        chain = chains[other.i]
+        above = {t.i for t in chains[doer.i]}
         for n, verb in enumerate(chain[1:], 1):
             if verb.i in above:
                 break  # the doer's own clause: the path is the clause's as written
