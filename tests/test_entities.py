@@ -407,3 +407,10 @@ def test_a_person_s_title_the_parser_hangs_on_a_state_is_no_name_of_the_state(ex
     assert found["Mich."].type == "Region"
     assert "chairman of the Senate Banking Committee" not in found or \
         found["chairman of the Senate Banking Committee"].type == "Person"
+
+
+def test_a_name_the_text_gives_belongs_to_the_noun_the_naming_verb_describes(extraction):
+    found = by_form(extraction, "He worked for a bank in Zurich called Helvetia Trust.")
+    assert found["Helvetia Trust"].key != found["Zurich"].key
+    found = by_form(extraction, "The militia Ahl al-Haqq known as AAH claimed the attack.")
+    assert found["AAH"].key == found["Ahl al-Haqq"].key

@@ -68,6 +68,25 @@ def test_a_newsroom_title_says_who_works_where(extract):
     assert ("dan-ortega", "memberOf", "cbs") not in extract("Dan Ortega watched CBS with the governors.")
 
 
+def test_a_list_a_colon_opens_after_a_plural_member_noun_names_the_members(extract):
+    facts = extract("The police arrested two members of al-Shabaab: Omar Hashi and Yusuf Ali.")
+    assert {s for s, p, o in facts if p == "memberOf" and o == "al-shabaab"} == {"omar-hashi", "yusuf-ali"}
+    # a list after a phrase that ends on a common noun says which of those: "three groups"
+    facts = extract("He met leaders of three groups: Hamas, Islamic Jihad and the Popular Front.")
+    assert not any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts
+    # the list a colon opens after a clause is no member's
+    facts = extract("Two members of the Taliban were killed: Ahmed Farah in Kandahar.")
+    assert not any(p == "memberOf" and s == "ahmed-farah" for s, p, _ in facts), facts
+
+
+def test_a_place_named_on_the_kind_of_organization_beside_a_name_is_its_seat(extract):
+    facts = extract("Helvetia Trust, a Zurich bank, lent the money to the ministry.")
+    assert ("helvetia-trust", "basedIn", "zurich") in facts
+    # an organization named there is no seat
+    facts = extract("Acme Corp., a Microsoft subsidiary, said sales fell.")
+    assert not any(p == "basedIn" for _, p, _ in facts), facts
+
+
 def test_passive_with_agent_and_relative_clause_capture(extract):
     facts = extract("The city of Mosul was seized by Islamic State in June 2014.")
     assert ("islamic-state", "captured", "mosul") in facts

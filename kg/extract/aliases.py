@@ -78,6 +78,9 @@ def _called(doc, name: Mention, words: Words) -> tuple[int, int] | None:
         i += 1
     if i >= len(doc) or doc[i].lemma_.lower() not in words.naming_verbs:
         return None
+    verb = doc[i]
+    if i == name.end and verb.dep_ == "acl" and not name.start <= verb.head.i < name.end:
+        return None  # "a bank in Zurich called X": the bank is called X, not the place before the verb
     i += 1
     if i < len(doc) and doc[i].lower_ == "as":
         i += 1

@@ -164,6 +164,7 @@ def load_lemmas() -> dict[str, dict[str, str]]:
             "NOUN": dict(data.get("nouns", {}))}
 
 
+@cache
 def load_fixed_tags() -> dict[str, str]:
     """Form -> tag of the forms whose part of speech ontology/lemmas.toml says is never in doubt;
     verb forms also with the prefixes."""

@@ -248,6 +248,12 @@ def features(
     top = None
     if a.i == b.i:
         out.append("SAMEHEAD")
+        # the two are one coordination ("A and B"): what it does in its clause tells "A and B
+        # launched strikes" (allies) from "talks between A and B"
+        if a.head.i != a.i:
+            out += [f"SH:{a.dep_}|{word(a.head)}", f"SHD:{a.dep_}|{types}"]
+            for c in classes.of(lemma(a.head)):
+                out += [f"SHC:{c}", f"SHC:{c}|{types}"]
     else:
         # a relative clause's antecedent reads at its pronoun ("Raqqa, which ISIL seized": as
         # "ISIL seized Raqqa"), so that the clause reads as the main clause it restates

@@ -353,7 +353,11 @@ def _named_governor(ctx: Context, t, rule) -> list:
 
 @slot("predicated")
 def _predicated(ctx: Context, t, rule) -> list:
-    """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of"."""
+    """What the trigger noun is said of: "X is an ally of", "X, an ally of", "he remained the president of";
+    the names a colon lists after it ("three members of the Tigers: A, B and C")."""
+    listed = _listed_after(ctx, t)
+    if listed:
+        return listed
     if t.dep_ == "oprd":
         named = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "dobj")]
         if named:  # "X was named the new leader of Y", "the council named X the president of Y": X
@@ -365,6 +369,23 @@ def _predicated(ctx: Context, t, rule) -> list:
     if t.dep_ == "conj" and t.head.dep_ == "appos":
         return [t.head.head]
     return []
+
+
+def _listed_after(ctx: Context, t) -> list:
+    """The first name of the list a colon opens right after a plural trigger's phrase, its
+    conjuncts the others ("three members of the Tigers: A, B and C"), where the phrase ends on the
+    trigger or on a name (in "leaders of three groups: A, B" the list says which groups)."""
+    doc = t.doc
+    colon = t.right_edge.i + 1
+    if t.tag_ not in ("NNS", "NNPS") or colon + 1 >= len(doc) or doc[colon].text != ":":
+        return []
+    last = ctx.at.get(colon - 1)
+    if colon - 1 != t.i and (last is None or last.kind != "name"):
+        return []
+    first = ctx.at.get(colon + 1)
+    if first is None or first.kind != "name" or first.start != colon + 1:
+        return []
+    return [doc[first.start : first.end].root]
 
 
 SLOT_NAMES = frozenset(SLOTS)

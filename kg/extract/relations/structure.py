@@ -230,6 +230,9 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
                         places.append((k, c))  # "a London-based monitor"
     if not by_preposition:
         return places
+    # a place named on the kind of organization set beside the name ("Acme Corp., a Denver company")
+    places += [(c, c) for holder in holders[1:] if lemma(holder) in words.organization_nouns
+               for c in children(holder) if c.dep_ in ("compound", "nmod") and c.i < holder.i and _in_a_name(ctx, c)]
     # a place named before the name, as its modifier or its kind's ("the Aleppo city council",
     # "Tehran's news agency IRNA"; a country so named is the nationality rule's), or heading an
     # outlet's line ("Moscow INTERFAX in English", not "Moscow NATO Talks")
