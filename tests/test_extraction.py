@@ -87,6 +87,11 @@ def test_a_place_named_on_the_kind_of_organization_beside_a_name_is_its_seat(ext
     assert not any(p == "basedIn" for _, p, _ in facts), facts
 
 
+def test_an_organization_s_headquarters_in_a_place_is_its_seat_and_an_office_is_not(extract):
+    assert ("al-jazeera", "basedIn", "cairo") in extract("Police raided Al Jazeera's headquarters in Cairo on Monday.")
+    assert not any(p == "basedIn" for _, p, _ in extract("Police raided Al Jazeera's office in Cairo on Monday."))
+
+
 def test_passive_with_agent_and_relative_clause_capture(extract):
     facts = extract("The city of Mosul was seized by Islamic State in June 2014.")
     assert ("islamic-state", "captured", "mosul") in facts

@@ -145,6 +145,14 @@ def test_leaders_are_not_aliases_of_their_groups():
     assert "SYRGOV >000717" in actor("Bashar al-Assad")["roles"]
 
 
+def test_an_everyday_word_is_no_group_s_alias_but_an_acronym_and_a_spelling_are(extraction):
+    # PETRARCH lists "THE_FOUNDATION_" for El Rukn: "the Aga Khan Foundation" was El Rukn
+    assert not {"Foundation", "Cornerstone"} & set(actor("El Rukn").get("aliases", []))
+    assert "ETA" in actor("Basque Fatherland and Freedom")["aliases"]  # "eta" is a word; an acronym stays
+    assert "Taleban" in actor("Taliban")["aliases"]  # a spelling of the name stays
+    assert not any(e.label == "El Rukn" for e in extraction("The Foundation said it would build a school.").entities)
+
+
 def test_agents_and_verbs_say_what_they_stand_for():
     agents = {a["noun"]: a for a in rows("agents.jsonl")}
     assert (agents["militant"]["stands_for"], agents["militant"]["plural"]) == ("ArmedGroup", "militants")

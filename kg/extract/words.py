@@ -58,6 +58,7 @@ class Words:
     naming_verbs: frozenset[str]
     location_verbs: frozenset[str]
     seat_verbs: frozenset[str]
+    seat_nouns: frozenset[str]
     organization_nouns: frozenset[str]
     institution_heads: frozenset[str]
     title_abbreviations: frozenset[str]

@@ -198,7 +198,8 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                 # a country named before the name is the nationality rule's ("the Syrian Red
                 # Crescent"), unless a seat verb says it ("the Mali-based MUJAO")
                 if key != m.key and key not in seen and ontology.fits(ctx.type_of(key), relation.range) and not (
-                        word.i < m.start and ctx.type_of(key) == "Country" and lemma(word) not in ctx.words.seat_verbs):
+                        word.i < m.start and ctx.type_of(key) == "Country"
+                        and lemma(word) not in ctx.words.seat_verbs | ctx.words.seat_nouns):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
 
@@ -230,6 +231,16 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
                         places.append((k, c))  # "a London-based monitor"
     if not by_preposition:
         return places
+    # its headquarters in a place ("Hamas's headquarters in Gaza", "its Cairo headquarters", "the
+    # headquarters of Hamas in Gaza")
+    office = head.head if head.dep_ in ("poss", "compound") else \
+        head.head.head if head.dep_ == "pobj" and head.head.lower_ == "of" else None
+    if office is not None and office.i != head.i and lemma(office) in words.seat_nouns:
+        for c in children(office):
+            if c.dep_ == "prep" and c.lower_ in ("in", "at"):
+                places += [(p, office) for p in pobjs(c)]
+            elif c.dep_ in ("compound", "nmod") and c.i < office.i and not m.start <= c.i < m.end and _in_a_name(ctx, c):
+                places.append((c, office))
     # a place named on the kind of organization set beside the name ("Acme Corp., a Denver company")
     places += [(c, c) for holder in holders[1:] if lemma(holder) in words.organization_nouns
                for c in children(holder) if c.dep_ in ("compound", "nmod") and c.i < holder.i and _in_a_name(ctx, c)]

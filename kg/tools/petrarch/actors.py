@@ -34,7 +34,7 @@ from ...extract.geonames import _latin, place_rows
 from ...extract.namekeys import fold, iri_key, match_key
 from ...extract.words import Words, load_words
 from .dictionaries import RawActor, read_actors
-from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, initials, split_acronyms, tokens
+from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, english_words, initials, split_acronyms, tokens
 from .tables import ROLE_CLASSES, role_of
 
 _COUNTRIES, _INTERNATIONAL, _NON_STATE = ACTOR_FILES = (
@@ -80,6 +80,7 @@ class World:
     place_words: frozenset[str]     # head nouns of place names (ontology/words.toml): county, province
     demonyms: frozenset[str]        # the hand gazetteer's demonyms, folded
     words: Words                    # kg's word lists (ontology/words.toml): function words, titles
+    english: frozenset[str] = frozenset()  # everyday English words (see names.english_words)
 
     def country_names(self, iso3: str | None, label: str) -> list[str]:
         """A country's own names: its PETRARCH label, its GeoNames name, the hand gazetteer's names."""
@@ -126,7 +127,7 @@ def load_world(common: frozenset[str], agent_keys: frozenset[str]) -> World:
                    | {"islands", "island", "county", "provinces", "states"}) - {"state", "country", "territory"}
     gazetteer = load_hand_gazetteer()
     return World(countries, frozenset(keys - {""}), gazetteer, common, agent_keys, place_words,
-                 frozenset(gazetteer.demonyms), nominals)
+                 frozenset(gazetteer.demonyms), nominals, english_words())
 
 
 @dataclass
@@ -277,6 +278,13 @@ def _is_common(cased: str, world: World) -> bool:
     ("United Nations", "Islamic State")."""
     words = [w.strip(".'") for w in re.split(r"[\s\-]+", fold(cased)) if w and w != "the"]
     return match_key(cased) in world.agent_keys or (len(words) == 1 and words[0] in world.common)
+
+
+def _english_word(cased: str, world: World) -> bool:
+    """One word of everyday English, with "the" or not ("the Foundation"), not in capitals (an
+    acronym: "ETA", "ELF")."""
+    words = [w for w in cased.split() if w.lower() != "the"]
+    return len(words) == 1 and not words[0].isupper() and words[0].lower() in world.english
 
 
 def _short_word(phrase: list[str], world: World) -> bool:
@@ -493,6 +501,8 @@ def _add_alias(actor: Actor, text: str, world: World, acronyms: frozenset[str], 
             reason = "a person (leader or member) listed as the organization"
         elif any(words <= person for person in dropped_people):
             reason = "a person (leader or member) listed as the organization"
+        elif _english_word(cased, world) and not _similar(fold(cased), fold(actor.label)):
+            reason = "an everyday English word unlike its name"  # El Rukn's "The Foundation", "The Cornerstone"
     if reason:
         stats[f"dropped alias: {reason}"] += 1
         return

@@ -187,6 +187,20 @@ def common_words(agents: list[RawAgent], synsets: dict[str, Synset], blocks: lis
     return frozenset(w for w in words if w.isalpha())
 
 
+def english_words() -> frozenset[str]:
+    """Lower-case words of English that the English model knows as such: in its lemmatizer's
+    word index (WordNet's nouns, verbs, adjectives and adverbs) and in its vocabulary. Names the
+    model has read lower case are among them ("hezbollah", "russia"), so the filter that reads it
+    (:func:`~.actors._add_alias`) takes an organization's one-word alias for a word only where it
+    is unlike the organization's name ("Foundation" for El Rukn)."""
+    from ...extract.nlp import english_model
+
+    nlp = english_model()
+    index = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    known = nlp.vocab.strings
+    return frozenset(w for part in ("noun", "verb", "adj", "adv") for w in index[part] if w.isalpha() and w in known)
+
+
 def plural(noun: str) -> str:
     """The regular English plural of a noun or of a phrase's head ("minister of defence" ->
     "ministers of defence"); PETRARCH's own rule adds -S to the last word, which misses both
