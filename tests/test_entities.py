@@ -414,3 +414,11 @@ def test_a_name_the_text_gives_belongs_to_the_noun_the_naming_verb_describes(ext
     assert found["Helvetia Trust"].key != found["Zurich"].key
     found = by_form(extraction, "The militia Ahl al-Haqq known as AAH claimed the attack.")
     assert found["AAH"].key == found["Ahl al-Haqq"].key
+
+
+def test_a_nationality_on_an_international_movement_s_name_names_the_country_s_own_body(extraction):
+    found = entities(extraction, "The Kenyan Red Cross took the wounded to Garissa, and the Red Cross visited them.")
+    assert "Kenyan Red Cross" in found and found["Kenyan Red Cross"].type == "Organization"
+    assert "Kenyan Red Cross" not in found["International Committee of the Red Cross"].aliases
+    # a nationality that says whose the ambassador is leaves the organization's name alone
+    assert "United Nations" in entities(extraction, "The Iraqi UN ambassador spoke on Monday.")

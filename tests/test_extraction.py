@@ -36,6 +36,9 @@ def test_a_possessed_event_is_presupposed_past_the_modality_and_negation_above_i
     facts = extract("The Peshmerga did not join Hezbollah's offensive against Islamic State.")
     assert ("hezbollah", "attacked", "islamic-state") in facts
     assert not {("peshmerga", "attacked", "islamic-state"), ("hezbollah", "allyOf", "peshmerga")} & facts
+    # so is a definite one its side's name modifies, and an indefinite one is not
+    assert ("houthis", "attacked", "marib") in extract("Saudi Arabia did not join the Houthi offensive on Marib.")
+    assert ("houthis", "attacked", "marib") not in extract("The Houthis did not launch an offensive on Marib.")
     # ... but the noun's own words, and a verb that stops it, still say otherwise
     assert not extract("Hamas's planned attack on Ashkelon was foiled.")
     assert not any(p == "allyOf" for _, p, _ in extract("Qatar ended its support for the Houthis."))
@@ -90,6 +93,19 @@ def test_a_place_named_on_the_kind_of_organization_beside_a_name_is_its_seat(ext
 def test_an_organization_s_headquarters_in_a_place_is_its_seat_and_an_office_is_not(extract):
     assert ("al-jazeera", "basedIn", "cairo") in extract("Police raided Al Jazeera's headquarters in Cairo on Monday.")
     assert not any(p == "basedIn" for _, p, _ in extract("Police raided Al Jazeera's office in Cairo on Monday."))
+
+
+def test_a_nationality_before_a_profession_says_where_from_not_whose(extract):
+    facts = extract("Gunmen abducted Yemeni journalist Ali Saleh in Aden.")
+    assert not any(p == "memberOf" and s == "ali-saleh" for s, p, _ in facts), facts
+    facts = extract("Iraqi Foreign Minister Ibrahim al-Jaafari met the envoy in Baghdad.")
+    assert ("ibrahim-aljafari", "memberOf", "iraq-government") in facts
+
+
+def test_forces_aligned_with_a_side_are_not_the_speaker_s_allies(extract):
+    facts = extract("The United States welcomes the liberation of Sirte by forces aligned with the Government "
+                    "of National Accord.")
+    assert not any(p == "allyOf" and "united-states" in (s, o) for s, p, o in facts), facts
 
 
 def test_passive_with_agent_and_relative_clause_capture(extract):

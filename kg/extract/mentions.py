@@ -58,6 +58,13 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     for i, entry_id in sorted(ids.items()):
         entry_id = _people_of(doc[i], entry_id, gazetteer) or entry_id  # "Americans": the people
         entry = gazetteer.entries[entry_id]
+        if entry.type == "InternationalOrganization" and i > 0 and i - 1 not in ids and doc[i - 1].head.i == i \
+                and doc[i - 1].text[:1].isupper() and gazetteer.country_of_demonym(doc[i - 1].text):
+            # "the Kenyan Red Cross": a country's own body of an international movement, not the
+            # international body ("the Iraqi UN ambassador": the nationality is the ambassador's)
+            mentions.append(mention(doc, i - 1, i + 1, "Organization", sentence_of))
+            taken.update(range(i - 1, i + 1))
+            continue
         start = i - 1 if i > 0 and i - 1 not in ids and doc[i - 1].pos_ == "PROPN" and doc[i - 1].text[:1].isupper() \
             and doc[i - 1].lower_ in words.name_particles else i  # "Ar Raqqah": the article is the name's
         mentions.append(mention(doc, start, i + 1, entry.type, sentence_of, gazetteer_id=entry_id))

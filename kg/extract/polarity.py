@@ -37,7 +37,11 @@ def polarity(trigger, words: Words, light_verbs: frozenset[str] = frozenset()) -
     # definite description's referent is, and the presupposition survives a negation or a
     # modality above it ("pledged support for them in their fight against X", "did not join the
     # group's offensive"); a verb that stops or denies it still does ("ended its offensive")
-    presupposed = trigger.pos_ == "NOUN" and any(c.dep_ == "poss" for c in children(trigger))
+    # ("the Houthi offensive": a definite event named by its side is presupposed as well)
+    kids = children(trigger)
+    presupposed = trigger.pos_ == "NOUN" and (any(c.dep_ == "poss" for c in kids) or (
+        any(c.dep_ == "det" and c.lower_ == "the" for c in kids)
+        and any(c.dep_ in ("compound", "amod", "nmod") and c.pos_ == "PROPN" and c.i < trigger.i for c in kids)))
     stopped = False
     flips = 0
     t = trigger

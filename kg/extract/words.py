@@ -59,6 +59,7 @@ class Words:
     location_verbs: frozenset[str]
     seat_verbs: frozenset[str]
     seat_nouns: frozenset[str]
+    profession_titles: frozenset[str]
     organization_nouns: frozenset[str]
     institution_heads: frozenset[str]
     title_abbreviations: frozenset[str]

@@ -266,8 +266,10 @@ def _clause_subject(noun, words: Words) -> list:
 
 @slot("event_subject")
 def _event_subject(ctx: Context, t, rule) -> list:
-    """Who does the event a participle describes: "(X conducted) strikes coordinated with Y"."""
-    return event_agents(t.head, ctx.words) if t.dep_ in ("acl", "relcl") and pos(t.head) == "NOUN" else []
+    """Who does the event a participle describes: "(X conducted) strikes coordinated with Y"; not
+    a noun of those who act ("(X welcomed the capture by) forces aligned with Y": the forces, not X)."""
+    return event_agents(t.head, ctx.words) if t.dep_ in ("acl", "relcl") and pos(t.head) == "NOUN" \
+        and lemma(t.head) in ctx.words.undertaking_nouns else []
 
 
 def event_agents(noun, words: Words) -> list:

@@ -54,6 +54,8 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
                 continue
             for org in _title_organizations(ctx, title, m):
                 if rule.relation == "memberOf" and ctx.type_of(org) == "Country":
+                    if word in ctx.words.profession_titles:
+                        continue  # "Yemeni journalist Ali Saleh": where from, not whose
                     # "U.S. Defense Secretary Ash Carter", "Iraqi Foreign Minister X": of its government
                     org = ctx.gazetteer.government(org) or org
                 yield Found(m.key, org, rule, title.i)
