@@ -68,6 +68,7 @@ def test_a_name_set_off_before_its_description_is_the_subject(extract):
 
 def test_a_newsroom_title_says_who_works_where(extract):
     assert ("dan-ortega", "memberOf", "cbs") in extract("CBS anchorman Dan Ortega spoke to the governors.")
+    assert ("ana-berg", "memberOf", "reuters") in extract("Anna Berg has covered the Sahel for Reuters since 2015.")
     assert ("dan-ortega", "memberOf", "cbs") not in extract("Dan Ortega watched CBS with the governors.")
 
 
@@ -106,6 +107,11 @@ def test_forces_aligned_with_a_side_are_not_the_speaker_s_allies(extract):
     facts = extract("The United States welcomes the liberation of Sirte by forces aligned with the Government "
                     "of National Accord.")
     assert not any(p == "allyOf" and "united-states" in (s, o) for s, p, o in facts), facts
+
+
+def test_an_execution_of_a_named_person_is_an_attack_on_them_and_a_plan_executed_is_not(extract):
+    assert ("islamic-state", "attacked", "peter-kasig") in extract("Islamic State militants executed Peter Kassig in Dabiq.")
+    assert not any(p == "attacked" for _, p, _ in extract("The Iraqi army executed the plan its generals drew up."))
 
 
 def test_passive_with_agent_and_relative_clause_capture(extract):
