@@ -11,7 +11,8 @@ knowledge graph, so each record goes through these steps:
   landmarks and nicknames (PETRARCH codes DAMASCUS and ALEPPO as SYRIA) are dropped, its demonyms
   kept apart; an organization's leaders and members (PETRARCH codes SALIM_IDRIS as the FREE SYRIAN
   ARMY) are dropped, so are organizations listed under a person ("Assad regime"), and offices
-  coded as their organization ("UN Envoy", "American Vice President": kg reads them as titles);
+  coded as their organization ("UN Envoy", "American Vice President": kg reads them as titles),
+  and an organization's one-word English word unlike its name (El Rukn's "The Foundation");
 * records with the same name are merged, an acronym record folds into the one it abbreviates; an
   alias two actors share, or another actor's name, is ambiguous and goes;
 * ``gazetteer``: the hand gazetteer's entry with the same name key, so a loader merges the two.
