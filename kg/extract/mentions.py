@@ -58,8 +58,9 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     for i, entry_id in sorted(ids.items()):
         entry_id = _people_of(doc[i], entry_id, gazetteer) or entry_id  # "Americans": the people
         entry = gazetteer.entries[entry_id]
-        if entry.type == "InternationalOrganization" and i > 0 and i - 1 not in ids and doc[i - 1].head.i == i \
-                and doc[i - 1].text[:1].isupper() and gazetteer.country_of_demonym(doc[i - 1].text):
+        if entry.type == "InternationalOrganization" and i > 0 and i - 1 not in ids \
+                and doc[i - 1].head.i == i and doc[i - 1].text[:1].isupper() \
+                and gazetteer.country_of_demonym(doc[i - 1].text):
             # "the Kenyan Red Cross": a country's own body of an international movement, not the
             # international body ("the Iraqi UN ambassador": the nationality is the ambassador's)
             mentions.append(mention(doc, i - 1, i + 1, "Organization", sentence_of))

@@ -41,7 +41,8 @@ def polarity(trigger, words: Words, light_verbs: frozenset[str] = frozenset()) -
     kids = children(trigger)
     presupposed = trigger.pos_ == "NOUN" and (any(c.dep_ == "poss" for c in kids) or (
         any(c.dep_ == "det" and c.lower_ == "the" for c in kids)
-        and any(c.dep_ in ("compound", "amod", "nmod") and c.pos_ == "PROPN" and c.i < trigger.i for c in kids)))
+        and any(c.dep_ in ("compound", "amod", "nmod") and c.pos_ == "PROPN" and c.i < trigger.i
+                for c in kids)))
     stopped = False
     flips = 0
     t = trigger

@@ -235,17 +235,19 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
         return places
     # its headquarters in a place ("Hamas's headquarters in Gaza", "its Cairo headquarters", "the
     # headquarters of Hamas in Gaza")
-    office = head.head if head.dep_ in ("poss", "compound") else \
+    quarters = head.head if head.dep_ in ("poss", "compound") else \
         head.head.head if head.dep_ == "pobj" and head.head.lower_ == "of" else None
-    if office is not None and office.i != head.i and lemma(office) in words.seat_nouns:
-        for c in children(office):
+    if quarters is not None and quarters.i != head.i and lemma(quarters) in words.seat_nouns:
+        for c in children(quarters):
             if c.dep_ == "prep" and c.lower_ in ("in", "at"):
-                places += [(p, office) for p in pobjs(c)]
-            elif c.dep_ in ("compound", "nmod") and c.i < office.i and not m.start <= c.i < m.end and _in_a_name(ctx, c):
-                places.append((c, office))
+                places += [(p, quarters) for p in pobjs(c)]
+            elif c.dep_ in ("compound", "nmod") and c.i < quarters.i and not m.start <= c.i < m.end \
+                    and _in_a_name(ctx, c):
+                places.append((c, quarters))
     # a place named on the kind of organization set beside the name ("Acme Corp., a Denver company")
     places += [(c, c) for holder in holders[1:] if lemma(holder) in words.organization_nouns
-               for c in children(holder) if c.dep_ in ("compound", "nmod") and c.i < holder.i and _in_a_name(ctx, c)]
+               for c in children(holder)
+               if c.dep_ in ("compound", "nmod") and c.i < holder.i and _in_a_name(ctx, c)]
     # a place named before the name, as its modifier or its kind's ("the Aleppo city council",
     # "Tehran's news agency IRNA"; a country so named is the nationality rule's), or heading an
     # outlet's line ("Moscow INTERFAX in English", not "Moscow NATO Talks")

@@ -35,7 +35,8 @@ from ...extract.geonames import _latin, place_rows
 from ...extract.namekeys import fold, iri_key, match_key
 from ...extract.words import Words, load_words
 from .dictionaries import RawActor, read_actors
-from .names import ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, english_words, initials, split_acronyms, tokens
+from .names import (ARTICLES, LOWER_WORDS, STOP_WORDS, display_name, english_words, initials, split_acronyms,
+                    tokens)
 from .tables import ROLE_CLASSES, role_of
 
 _COUNTRIES, _INTERNATIONAL, _NON_STATE = ACTOR_FILES = (
@@ -81,7 +82,7 @@ class World:
     place_words: frozenset[str]     # head nouns of place names (ontology/words.toml): county, province
     demonyms: frozenset[str]        # the hand gazetteer's demonyms, folded
     words: Words                    # kg's word lists (ontology/words.toml): function words, titles
-    english: frozenset[str] = frozenset()  # everyday English words (see names.english_words)
+    english: frozenset[str]         # everyday English words the English model knows (names.english_words)
 
     def country_names(self, iso3: str | None, label: str) -> list[str]:
         """A country's own names: its PETRARCH label, its GeoNames name, the hand gazetteer's names."""

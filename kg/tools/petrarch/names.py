@@ -198,7 +198,8 @@ def english_words() -> frozenset[str]:
     nlp = english_model()
     index = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
     known = nlp.vocab.strings
-    return frozenset(w for part in ("noun", "verb", "adj", "adv") for w in index[part] if w.isalpha() and w in known)
+    return frozenset(w for part in ("noun", "verb", "adj", "adv") for w in index[part]
+                     if w.isalpha() and w in known)
 
 
 def plural(noun: str) -> str:
