@@ -133,7 +133,7 @@ def _supported(token, types, mentions: list[Mention], words: Words) -> Mention |
     return None
 
 
-def _reference(token, words: Words, descriptors: frozenset[str] = frozenset()):
+def _reference(token, words: Words, descriptors: frozenset[str]):
     """(kind, compatible types, descriptive words) if ``token`` is a pronoun or a definite description;
     ``descriptors`` are the words the gazetteer describes its entries by ("jihadist", "rebel")."""
     lower = token.lower_

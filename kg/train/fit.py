@@ -252,26 +252,17 @@ def train(
     judged = _judged_rules(examples)
     for relation in relations:
         gold = int(sum(e.label == relation for e in examples))
-        best = (
-            0.0,
-            _prf(*_counts(drawn, calibrated, classes, relation, 0.0, 1.1, judged=judged))["f1"],
-        )
-        vetoes = []  # each veto's F1, out of fold, kept with the model
-        if gold >= min_facts:
-            vetoes = [
-                (
-                    threshold,
-                    _prf(
-                        *_counts(
-                            drawn, calibrated, classes, relation, threshold, 1.1, judged=judged
-                        )
-                    )["f1"],
-                )
-                for threshold in VETOES
-            ]
-            top = max(score for _, score in vetoes)
-            best = next((t, s) for t, s in vetoes if s >= top - VETO_TOLERANCE - 1e-9)
-        veto[relation] = best[0]
+        vetoes = [  # each veto's F1, out of fold, kept with the model
+            (
+                threshold,
+                _prf(
+                    *_counts(drawn, calibrated, classes, relation, threshold, 1.1, judged=judged)
+                )["f1"],
+            )
+            for threshold in (VETOES if gold >= min_facts else ())
+        ]
+        top = max((score for _, score in vetoes), default=0.0)
+        veto[relation] = next((t for t, s in vetoes if s >= top - VETO_TOLERANCE - 1e-9), 0.0)
         best = (
             1.1,
             _fbeta(

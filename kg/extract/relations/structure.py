@@ -201,7 +201,7 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                 # Crescent"), unless a seat verb says it ("the Mali-based MUJAO")
                 if key != m.key and key not in seen and ontology.fits(ctx.type_of(key), relation.range) and not (
                         word.i < m.start and ctx.type_of(key) == "Country"
-                        and lemma(word) not in ctx.words.seat_verbs | ctx.words.seat_nouns):
+                        and lemma(word) not in ctx.words.seat_verbs and lemma(word) not in ctx.words.seat_nouns):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
 
