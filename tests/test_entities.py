@@ -409,6 +409,22 @@ def test_a_person_s_title_the_parser_hangs_on_a_state_is_no_name_of_the_state(ex
         found["chairman of the Senate Banking Committee"].type == "Person"
 
 
+def test_a_description_of_a_person_is_no_name_of_the_group_or_place_beside_it(extraction):
+    found = entities(extraction, "Madeleine Albright, U.S. representative to the United Nations, spoke on Monday.")
+    assert "U.S. representative" not in found["United States"].aliases
+    assert "U.S. representative" in found["Madeleine Albright"].aliases
+    found = entities(extraction, "Ruth Diaz was born in Jamestown, N.Y., the daughter of a pianist.")
+    assert not any("daughter" in alias for e in found.values() if e.type != "Person" for alias in e.aliases)
+    # a description of the place stays its surface form
+    assert "ISIS's self-proclaimed capital" in entities(
+        extraction, "Kurdish forces entered Raqqa, ISIS's self-proclaimed capital, in June.")["Raqqa"].aliases
+
+
+def test_the_office_a_title_holds_is_no_organization(extraction):
+    found = entities(extraction, "The ministry, led by Health Minister Majed Abu Ramadan, gave the figures.")
+    assert "Health" not in found and "Majed Abu Ramadan" in found
+
+
 def test_a_name_the_text_gives_belongs_to_the_noun_the_naming_verb_describes(extraction):
     found = by_form(extraction, "He worked for a bank in Zurich called Helvetia Trust.")
     assert found["Helvetia Trust"].key != found["Zurich"].key

@@ -114,6 +114,80 @@ def test_an_execution_of_a_named_person_is_an_attack_on_them_and_a_plan_executed
     assert not any(p == "attacked" for _, p, _ in extract("The Iraqi army executed the plan its generals drew up."))
 
 
+def test_a_part_in_an_undertaking_against_a_side_is_fighting_it(extract):
+    facts = extract("Turkey plays a key role in the anti-ISIS campaign.")
+    assert ("turkey", "attacked", "islamic-state") in facts
+    # the campaign's target named alone, with no one who has a part in it
+    assert not any(p == "attacked" and s == "turkey"
+                   for s, p, _ in extract("Turkey said the anti-ISIS campaign had slowed."))
+
+
+def test_a_people_named_with_people_is_a_group_and_a_quantity_is_not(extract):
+    assert ("islamic-state", "attacked", "group-yazidi-people") in extract(
+        "ISIS fighters attacked the Yazidi people in the villages around the mountain.")
+    assert not any("many" in s or "many" in o for s, _, o in extract("Many people attacked the convoy near Mosul."))
+
+
+def test_clearing_an_armed_group_from_a_place_is_fighting_it_and_clearing_protesters_is_not(extract):
+    assert ("group-kurdish-fighters", "attacked", "islamic-state") in extract(
+        "Kurdish fighters cleared ISIS from the town last week.")
+    assert not any(p == "attacked" for _, p, _ in extract("Police in Cairo cleared protesters from Tahrir Square."))
+
+
+def test_a_bigger_place_after_a_list_holds_every_place_of_it_and_a_new_pair_is_not_the_list(extract):
+    facts = extract("Flooding closed the road between Salida and Gunnison, Colorado, on Monday.")
+    assert {("salida", "locatedIn", "us-state-colorado"), ("gunison", "locatedIn", "us-state-colorado")} <= facts
+    facts = extract("Clashes hit Mosul, Iraq, and Raqqa, Syria, on Monday.")
+    assert {("mosul", "locatedIn", "iraq"), ("raqqa", "locatedIn", "syria")} <= facts
+    assert ("mosul", "locatedIn", "syria") not in facts
+    # an "and" that goes on with no place of the bigger one's rank closes no list
+    assert ("benton", "locatedIn", "us-state-tennessee") in extract(
+        "She grew up in Benton, Tenn. and studied at Tennessee Tech.")
+    assert not any(p == "locatedIn" for _, p, _ in extract("Rockets hit Aleppo, Homs and Hama on Monday."))
+    assert not any(p == "locatedIn" for _, p, _ in extract(
+        "The deaths occurred in Kfar Souseh, Daraya and other southern districts."))
+    # the state after the last of a longer list is that place's
+    facts = extract("AFP has offices in Nicosia, Montevideo, Hong Kong, and Washington, D.C.")
+    assert not any(p == "locatedIn" and s != "washington" for s, p, _ in facts), facts
+
+
+def test_a_name_on_a_place_noun_past_another_noun_is_a_place_and_where_the_noun_is_it_is(extract):
+    assert ("bakoro", "locatedIn", "chad") in extract("Militants raided the Bakoro refugee camp in Chad on Sunday.")
+    assert not any(p == "locatedIn" for _, p, _ in extract(
+        "Militants raided the Bakoro refugee camp near Chad on Sunday."))
+
+
+def test_who_employs_a_person_is_what_they_work_for(extract):
+    assert ("marc-le", "memberOf", "northrop-gruman") in extract(
+        "Marc Lee, a contractor employed by Northrop Grumman, was freed on Monday.")
+    assert not any(p == "memberOf" for _, p, _ in extract("Northrop Grumman employed new methods in Ohio."))
+
+
+def test_forces_under_the_command_of_a_person_are_led_by_them(extract):
+    assert ("nur-misuari", "leaderOf", "moro-national-liberation-front") in extract(
+        "MNLF rebels, under the command of Nur Misuari, attacked the town.")
+    assert not any(p == "leaderOf" for _, p, _ in extract(
+        "MNLF rebels, under the command of their officers, met Nur Misuari."))
+
+
+def test_repelling_an_attack_is_no_attack_on_the_attacker(extract):
+    facts = extract("Iraqi soldiers repelled an attack by ISIS near Kirkuk.")
+    assert ("islamic-state", "attacked", "group-iraqi-soldiers") in facts
+    assert not any(p == "attacked" and o == "islamic-state" for _, p, o in facts), facts
+
+
+def test_the_sides_that_join_forces_are_allies_and_those_joining_talks_are_not(extract):
+    facts = extract("The Kurdish Peshmerga and the Iraqi army joined forces against ISIS.")
+    assert ("iraq-armed-forces", "allyOf", "peshmerga") in facts
+    assert not any(p == "allyOf" for _, p, _ in extract("Kenya and Somalia joined the talks in Nairobi."))
+
+
+def test_teaching_or_researching_for_an_institution_is_working_there(extract):
+    assert ("tom-brown", "memberOf", "yale-university") in extract(
+        "Tom Brown, who teaches law at Yale University, disagreed with the ruling.")
+    assert not any(p == "memberOf" for _, p, _ in extract("Students at Yale University protested the ruling."))
+
+
 def test_passive_with_agent_and_relative_clause_capture(extract):
     facts = extract("The city of Mosul was seized by Islamic State in June 2014.")
     assert ("islamic-state", "captured", "mosul") in facts

@@ -284,9 +284,9 @@ def test_the_model_gives_a_leader_what_he_leads_not_the_place_it_is_in(extractio
 
 def test_the_shipped_model_adds_an_attack_no_rule_reads_and_none_to_the_attack_s_place(extraction):
     text = (
-        "Chadian troops worked on Sunday to clear Boko Haram fighters from the islands of Lake Chad. "
+        "Chadian troops worked on Sunday to confront Boko Haram fighters on the islands of Lake Chad. "
         "An airstrike in Yemen against AQAP killed three people. "
-        "Malian soldiers did not work to clear Ansar Dine fighters from the town. "
+        "Malian soldiers did not work to confront Ansar Dine fighters in the town. "
         "Kenya backed the Somali army in its campaign against al-Shabaab."
     )
     facts = {(a.subject, a.predicate, a.object): a.rule for a in extraction(text).assertions}

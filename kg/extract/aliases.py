@@ -126,6 +126,8 @@ def _member_phrase(doc, group: Mention, at: dict[int, Mention], words: Words) ->
     if head.dep_ not in ("compound", "amod", "nmod") or noun.i < group.end or noun.pos_ != "NOUN" \
             or noun.lemma_.lower() not in words.member_phrase_nouns or noun.i - group.end > 2:
         return []
+    if noun.dep_ == "appos":  # "Madeleine Albright, U.S. representative to the UN": says who she is
+        return []
     between = doc[group.end:noun.i]
     if any(t.i in at or t.head.i != noun.i or t.dep_ not in ("amod", "compound") for t in between):
         return []  # "ISIL and Nusra fighters", "ISIL-held buildings": not the group's own people
@@ -165,8 +167,11 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     what modifies it, not a name, a list or a clause."""
     if head.pos_ != "NOUN" and not (head.pos_ == "PROPN" and head.lemma_.lower() in words.speaker_titles):
         return []
-    if is_a(name.type, "Location") and head.lemma_.lower() in words.speaker_titles | words.person_titles:
-        return []  # "Sen. Donald Riegle, D-Mich., chairman of the committee": the parser's, not the state's
+    if is_a(name.type, "Location") and (head.lemma_.lower() in words.speaker_titles or head.lemma_.lower()
+                                        in words.person_titles | words.kin_nouns | words.people_nouns):
+        # "Sen. Donald Riegle, D-Mich., chairman of the committee", "born in Jamestown, N.Y., the
+        # daughter of a pianist": the parser's, not the place's
+        return []
     tokens = sorted(_phrase(head), key=lambda t: t.i)
     start, end = tokens[0].i, tokens[-1].i + 1
     if start < name.start < end:  # "the 407th AEG commander, Col. David C. Lyons": up to the name

@@ -131,7 +131,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
                 type_ = place_type(text, places)  # "Near Dayr Az Zayr" tagged as one person's name
             if match_key(text) in gazetteer.demonyms:
                 continue  # "French" alone: a nationality, a modifier ("the French" is read as France below)
-            if _names_a_people(doc, start, end, words) and (type_ == "Person" or (
+            if _names_a_people(doc, start, end, words) and (type_ == "Person" or doc[end].lower_ == "people" or (
                     type_ in ("Settlement", "Region") and not places.town(text) and not places.country(text)
                     and doc[end].lemma_.lower() in words.armed_people_nouns)):
                 continue  # "Zaydi" of "Zaydi fighters", "Tuareg" of "Tuareg rebels": a faith or a people, read as a group below
@@ -461,8 +461,9 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, plac
         place = nouns[0].lemma_.lower()
     elif t.dep_ == "appos" and t.head.lemma_.lower() in words.place_heads:
         place = t.head.lemma_.lower()
-    elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in words.place_heads and t.head.i == m.end:
-        place = t.head.lemma_.lower()
+    elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in words.place_heads and (
+            t.head.i == m.end or t.head.i == m.end + 1 and doc[m.end].pos_ == "NOUN" and doc[m.end].head.i == t.head.i):
+        place = t.head.lemma_.lower()  # "the Gul Tepa district", "the Bakoro refugee camp"
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             (m.type != "Person" or len(m.text.split()) == 1) and (
                 gazetteer.entries[ids[m.end + 1]].type == "Country" or (
@@ -558,7 +559,8 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
             continue
         modifiers = [c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i]
         people = next((c for c in modifiers if c.i == token.i - 1 and c.text[:1].isupper()
-                       and _names_a_people(doc, c.i, c.i + 1, words) and c.ent_type_ in ("NORP", "PERSON")
+                       and _names_a_people(doc, c.i, c.i + 1, words)
+                       and (c.ent_type_ in ("NORP", "PERSON") or c.ent_type_ == "ORG" and token.lower_ == "people")
                        and not gazetteer.country_of_demonym(c.text)), None)
         demonym = people or next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
         if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):

@@ -28,9 +28,12 @@ def _a_title(folded: str, words: Words) -> bool:
 
 
 def title_office(doc, start: int, end: int, words: Words) -> bool:
-    """"State" of "Secretary of State", "Foreign Affairs" of "Minister of Foreign Affairs"."""
-    return start >= 2 and doc[start - 1].lower_ == "of" and \
-        doc[start - 2].lower_.rstrip(".") in words.person_titles and span_text(doc[start:end]).lower() in words.title_offices
+    """"State" of "Secretary of State", "Foreign Affairs" of "Minister of Foreign Affairs", "Health"
+    of "Health Minister Majed Abu Ramadan": the office a title holds, not an organization's name."""
+    if span_text(doc[start:end]).lower() not in words.title_offices:
+        return False
+    return start >= 2 and doc[start - 1].lower_ == "of" and doc[start - 2].lower_.rstrip(".") in words.person_titles \
+        or end < len(doc) and doc[end].lower_.rstrip(".") in words.person_titles
 
 
 def not_a_name(text: str, words: Words) -> bool:

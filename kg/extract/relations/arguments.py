@@ -65,14 +65,18 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         governed = _governed_by_person(ctx, token)
         if governed:
             return [governed]
-    place_head = lemma_ in words.place_heads
-    if not (place_head or forms(token, words, lemma_) & words.members):  # "fighters"; "air power": with its compound
-        return []
-    if lemma_ in words.undertaking_nouns:  # "the offensive (launched by X)": who wages it
+    # "the offensive (launched by X)", "a partner in the campaign": who wages it (not an undertaking
+    # another verb acts on: "X repelled an attack by Y" is no attack on Y)
+    acted_on = token.dep_ in ("dobj", "nsubjpass") and token.head.pos_ == "VERB" \
+        and not forms(token.head, words) & words.undertaking_verbs
+    if lemma_ in words.undertaking_nouns and not acted_on:
         undertakers = [u for u in undertakers_of(token, words) if u.i not in seen and u.i != token.i]
         keys = _first(ctx, undertakers, seen | {token.i})
         if keys:
             return keys
+    place_head = lemma_ in words.place_heads
+    if not (place_head or forms(token, words, lemma_) & words.members):  # "fighters"; "air power": with its compound
+        return []
     return (_named_after(ctx, token, place_head) or _army_of(ctx, token, lemma_)
             or _through_children(ctx, token, lemma_, seen) or _through_head(ctx, token, seen))
 

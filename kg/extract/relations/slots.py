@@ -329,8 +329,10 @@ def _apposed_to(ctx: Context, t, rule) -> list:
 
 @slot("pobj")
 def _own_object(ctx: Context, t, rule) -> list:
-    """The trigger's own object, when it works as a preposition ("including A and B")."""
-    return [c for c in children(t) if c.dep_ in ("pobj", "dobj")]
+    """The trigger's own object, when it works as a preposition ("including A and B"); past a noun
+    of command, the one whose command it is ("under the command of X")."""
+    objects = [c for c in children(t) if c.dep_ in ("pobj", "dobj")]
+    return [o for c in objects for o in (prep_objects(c, "of") if lemma(c) in ctx.words.command_nouns else [c])]
 
 
 @slot("governor")

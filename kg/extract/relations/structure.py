@@ -354,11 +354,13 @@ def _ends_in_kind(ctx: Context, m: Mention) -> bool:
 
 def _kind_after(ctx: Context, m: Mention):
     """The place noun right after a place's name that the name modifies ("Helmand province",
-    "the Baga area"), or None."""
+    "the Baga area"), past one common noun before it ("the Kakuma refugee camp"), or None."""
     doc = ctx.doc
     if m.end >= len(doc):
         return None
     kind = doc[m.end]
+    if kind.pos_ == "NOUN" and kind.dep_ == "compound" and m.end + 1 < len(doc) and kind.head.i == m.end + 1:
+        kind = doc[m.end + 1]
     return kind if doc[m.end - 1].head.i == kind.i and lemma(kind) in ctx.words.place_heads else None
 
 
@@ -400,7 +402,8 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     head = doc[m.end - 1]
     # "Al-Bukamal in eastern Syria", wherever the parser attached "in" (but not "south of X in Y")
     after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lower_ in ctx.words.compass
-    end = m.end + 1 if _kind_after(ctx, m) is not None else m.end  # "Cabo Delgado province in ..."
+    kind = _kind_after(ctx, m)
+    end = kind.i + 1 if kind is not None else m.end  # "Cabo Delgado province in ...", "the Kakuma refugee camp in"
     at = _after_in(doc, _past_other_name(ctx, end))
     if at is not None and not after_compass:
         nxt = ctx.at.get(at)
@@ -417,6 +420,15 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     nxt = _bigger_place_after_comma(ctx, m)
     if nxt is not None:
         yield Found(m.key, nxt.key, rule, m.end)
+        # "Salida and Gunnison, Colorado": the other place of a pair the comma closes lies there too
+        # (not a longer list: "offices in Nicosia, Hong Kong and Washington, D.C."; nor "Mosul,
+        # Iraq, and Raqqa, Syria")
+        pair = [c for c in head.conjuncts if c.i < head.i]
+        other = ctx.at.get(pair[0].i) if len(pair) == 1 and len(head.conjuncts) == 1 else None
+        if other is not None and other.kind == "name" and other.key and other.key != nxt.key \
+                and doc[other.end].lower_ in ("and", "or") and other.end + 1 == m.start \
+                and RANK.get(other.type, 9) < RANK.get(nxt.type, -9):
+            yield Found(other.key, nxt.key, rule, m.end)
 
 
 def _after_in(doc, end: int) -> int | None:
@@ -426,6 +438,21 @@ def _after_in(doc, end: int) -> int | None:
         # "the government in its fight": a possessive pronoun names whose fight, not a seat
         return at if at < len(doc) and doc[at].tag_ != "PRP$" else None
     return None
+
+
+def _goes_on_a_list(ctx: Context, last: Mention, i: int) -> bool:
+    """Whether the words at ``i``, after an "and" or "or", go on a list ``last`` ends: a place of
+    its rank or above, or a noun phrase ("and other districts"); not a smaller place, a verb or a
+    preposition."""
+    doc = ctx.doc
+    if i >= len(doc):
+        return False
+    if doc[i].lower_ == "the" and i + 1 < len(doc):
+        i += 1
+    joined = ctx.at.get(i)
+    if joined is not None:
+        return RANK.get(joined.type, -9) >= RANK.get(last.type, -9)
+    return doc[i].pos_ not in ("ADP", "VERB", "AUX", "ADV", "PART", "SCONJ")
 
 
 def _bigger_place_after_comma(ctx: Context, m: Mention) -> Mention | None:
@@ -440,9 +467,12 @@ def _bigger_place_after_comma(ctx: Context, m: Mention) -> Mention | None:
     after = doc[nxt.end] if nxt.end < len(doc) else None
     # "Arsal, Ras Baalbek and Qaa" is a list; "Sirte, Libya, on Tuesday" is not
     third = ctx.at.get(nxt.end + 1) if after is not None and after.text == "," else None
-    # ("Jilib, Middle Juba Region, Somalia" is a chain of ever bigger places, not a list)
-    in_list = after is not None and (after.lower_ in ("and", "or") or (
-        third is not None and RANK.get(third.type, -9) <= RANK.get(nxt.type, -9)))
+    # ("Jilib, Middle Juba Region, Somalia" is a chain of ever bigger places, not a list; so is no
+    # "and" going on with a verb or a preposition, "Benton, Tenn. and from Tennessee Tech", nor one
+    # going on with a smaller place, "Mosul, Iraq, and Raqqa, Syria")
+    in_list = after is not None and (
+        after.lower_ in ("and", "or") and _goes_on_a_list(ctx, nxt, nxt.end + 1)
+        or third is not None and RANK.get(third.type, -9) <= RANK.get(nxt.type, -9))
     before = doc[m.start - 1] if m.start > 0 else None
     previous = ctx.at.get(m.start - 2) if before is not None and before.text == "," else None
     listed = previous is not None and RANK.get(previous.type, -9) >= RANK[m.type]
