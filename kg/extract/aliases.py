@@ -167,8 +167,9 @@ def _description(doc, head, name: Mention, words: Words) -> list[Mention]:
     what modifies it, not a name, a list or a clause."""
     if head.pos_ != "NOUN" and not (head.pos_ == "PROPN" and head.lemma_.lower() in words.speaker_titles):
         return []
-    if is_a(name.type, "Location") and (head.lemma_.lower() in words.speaker_titles or head.lemma_.lower()
-                                        in words.person_titles | words.kin_nouns | words.people_nouns):
+    lemma_ = head.lemma_.lower()
+    if is_a(name.type, "Location") and any(lemma_ in nouns for nouns in (
+            words.speaker_titles, words.person_titles, words.kin_nouns, words.people_nouns)):
         # "Sen. Donald Riegle, D-Mich., chairman of the committee", "born in Jamestown, N.Y., the
         # daughter of a pianist": the parser's, not the place's
         return []

@@ -131,10 +131,13 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
                 type_ = place_type(text, places)  # "Near Dayr Az Zayr" tagged as one person's name
             if match_key(text) in gazetteer.demonyms:
                 continue  # "French" alone: a nationality, a modifier ("the French" is read as France below)
-            if _names_a_people(doc, start, end, words) and (type_ == "Person" or doc[end].lower_ == "people" or (
+            if _names_a_people(doc, start, end, words) and (
+                    type_ == "Person" or doc[end].lower_ in words.nation_nouns or (
                     type_ in ("Settlement", "Region") and not places.town(text) and not places.country(text)
                     and doc[end].lemma_.lower() in words.armed_people_nouns)):
-                continue  # "Zaydi" of "Zaydi fighters", "Tuareg" of "Tuareg rebels": a faith or a people, read as a group below
+                # "Zaydi" of "Zaydi fighters", "Tuareg" of "Tuareg rebels", "Yazidi" of "the Yazidi
+                # people": a faith or a people, read as a group below
+                continue
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
     place_names = _place_names(doc, taken, sentence_of, words)
@@ -560,7 +563,8 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
         modifiers = [c for c in children(token) if c.dep_ in ("amod", "compound") and c.i < token.i]
         people = next((c for c in modifiers if c.i == token.i - 1 and c.text[:1].isupper()
                        and _names_a_people(doc, c.i, c.i + 1, words)
-                       and (c.ent_type_ in ("NORP", "PERSON") or c.ent_type_ == "ORG" and token.lower_ == "people")
+                       and (c.ent_type_ in ("NORP", "PERSON")
+                            or c.ent_type_ == "ORG" and token.lower_ in words.nation_nouns)
                        and not gazetteer.country_of_demonym(c.text)), None)
         demonym = people or next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
         if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):

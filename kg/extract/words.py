@@ -22,6 +22,7 @@ class Words:
     control_nouns: frozenset[str]
     command_nouns: frozenset[str]
     people_nouns: frozenset[str]
+    nation_nouns: frozenset[str]
     member_phrase_nouns: frozenset[str]
     military_assets: frozenset[str]
     speaker_titles: frozenset[str]
