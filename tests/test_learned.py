@@ -295,6 +295,13 @@ def test_the_shipped_model_adds_an_attack_no_rule_reads_and_none_to_the_attack_s
         ("chad-armed-forces", "boko-haram"), ("somalia-armed-forces", "al-shabaab")}  # not Kenya: the campaign is the army's
 
 
+def test_the_model_makes_no_member_or_leader_of_a_side_a_modifier_names(extraction):
+    facts = {(a.subject, a.predicate, a.object) for a in extraction(
+        "Ali Musa, the leader of the IS-affiliated Abu Sayyaf group, was killed on Monday.").assertions}
+    assert ("ali-musa", "leaderOf", "abusayaf-group") in facts
+    assert not any(s == "ali-musa" and o == "islamic-state" for s, _, o in facts), facts
+
+
 def test_a_pair_s_features_say_how_each_hangs_on_the_path():
     from kg.extract.learned.candidates import candidates
     from kg.extract.learned.features import features, trigger_classes

@@ -217,10 +217,15 @@ def _attached(side: str, prepositions: tuple[str, ...]) -> frozenset[str]:
 # (:func:`kg.extract.learned.features.attachment`). What is led is no place something else is in
 # ("a group of fighters in Yemen led by X", "X heads the council in Chad": X leads the group, the
 # council; not Yemen, not Chad). A place is not in what it is on, near, along or off ("Aden on
-# the Arabian Sea", "a village near Kidal"), as docs/annotation.md says of locatedIn.
+# the Arabian Sea", "a village near Kidal"), as docs/annotation.md says of locatedIn. A side a
+# participle's modifier names ("the IS-affiliated Abu Sayyaf group", "an Iranian-backed militia")
+# is the modified group's ally or backer: no one leads it or belongs to it by a title of that
+# group ("X, the leader of the IS-affiliated Abu Sayyaf group" is no member of IS).
 ADJACENT = ("on", "near", "along", "off", "outside", "beside", "by")
+MODIFIER_SIDE = frozenset({"OA:npadvmod", "OA:far-npadvmod"})
 REFUSED = {
-    "leaderOf": _attached("OA", ("in",)),
+    "leaderOf": _attached("OA", ("in",)) | MODIFIER_SIDE,
+    "memberOf": MODIFIER_SIDE,
     "locatedIn": _attached("OA", ADJACENT) | _attached("SA", ADJACENT),
 }
 

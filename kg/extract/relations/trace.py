@@ -75,7 +75,8 @@ REASONS = {
     "rules-read-pair": "the rules related this pair: the model only vetoes there",
     "event-relation": "no trigger word of this relation on the pair's path",
     "out-of-frame": "the two do not hang on the path as the relation needs: not the acting and the "
-                    "acted-on of its trigger word, or a place it is on or near, or one what is led is in",
+                    "acted-on of its trigger word, or a place it is on or near, or one what is led is in, or "
+                    "a side a modifier names (\"the IS-affiliated group\")",
     "other-direction": "the model finds the other direction likelier",
     "proposed": "the model proposes it",
     "model-only": "KG_RELATION_MODEL=only: the rules' candidates are not used",
