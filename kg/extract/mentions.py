@@ -268,6 +268,19 @@ def place_nouns(token, words: Words) -> list:
     return out
 
 
+def place_noun_after(doc, m: Mention, words: Words):
+    """The place noun right after a name that the name's last word modifies ("the Gul Tepa
+    district", "Helmand province"), past one common noun compounded on it ("the Kakuma refugee
+    camp"), or None.
+    (The relation stage reads where such a noun is "in" as where the name is.)"""
+    if m.end >= len(doc):
+        return None
+    kind = doc[m.end]
+    if kind.pos_ == "NOUN" and kind.dep_ == "compound" and m.end + 1 < len(doc) and kind.head.i == m.end + 1:
+        kind = doc[m.end + 1]
+    return kind if doc[m.end - 1].head.i == kind.i and kind.lemma_.lower() in words.place_heads else None
+
+
 def _country_institution(doc, m: Mention, gazetteer: Gazetteer, words: Words, sentence_of) -> Mention:
     """"the U.S. government", "Jordan Armed Forces": a country's name modifying a word for its
     government, its forces or its police is that institution, an entity of its own linked to the
@@ -464,9 +477,8 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, plac
         place = nouns[0].lemma_.lower()
     elif t.dep_ == "appos" and t.head.lemma_.lower() in words.place_heads:
         place = t.head.lemma_.lower()
-    elif t.dep_ in ("compound", "nmod") and t.head.lemma_.lower() in words.place_heads and (
-            t.head.i == m.end or t.head.i == m.end + 1 and doc[m.end].pos_ == "NOUN" and doc[m.end].head.i == t.head.i):
-        place = t.head.lemma_.lower()  # "the Gul Tepa district", "the Bakoro refugee camp"
+    elif t.dep_ in ("compound", "nmod") and (kind := place_noun_after(doc, m, words)) is not None:
+        place = kind.lemma_.lower()  # "the Gul Tepa district", "the Bakoro refugee camp"
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             (m.type != "Person" or len(m.text.split()) == 1) and (
                 gazetteer.entries[ids[m.end + 1]].type == "Country" or (

@@ -15,7 +15,7 @@ from ... import ontology
 from ...ontology import is_a
 from ..docindex import children, tokens
 from ..lexicon import Rule
-from ..mentions import place_nouns
+from ..mentions import place_noun_after, place_nouns
 from ..parse import first_conjunct, lemma, one_of_several, pobjs, prep_objects, stance, title_word
 from ..sourcelines import SOURCE_ITEM, names_a_language
 from .context import Found
@@ -333,7 +333,7 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
     holders = [head, *place_nouns(head, words)]  # "the town of X", "X, a town", "Mosul is a major city in"
     if m.start > 0 and lemma(doc[m.start - 1]) in words.place_heads:
         holders.append(doc[m.start - 1])  # "the Yemeni capital Sana'a"
-    kind = _kind_after(ctx, m)
+    kind = place_noun_after(ctx.doc, m, ctx.words)
     if kind is not None and kind not in holders:
         holders.append(kind)  # "Cabo Delgado province in Mozambique", "Afghanistan's Kunduz province"
     if head.dep_ == "appos" and lemma(head.head) in words.place_heads and head.head not in holders:
@@ -350,18 +350,6 @@ def _ends_in_kind(ctx: Context, m: Mention) -> bool:
     """Whether a place's name of several words ends in a place noun ("Kunduz Province")."""
     words = ctx.doc[m.start:m.end].text.lower().split()
     return len(words) > 1 and words[-1] in ctx.words.place_heads
-
-
-def _kind_after(ctx: Context, m: Mention):
-    """The place noun right after a place's name that the name modifies ("Helmand province",
-    "the Baga area"), past one common noun before it ("the Kakuma refugee camp"), or None."""
-    doc = ctx.doc
-    if m.end >= len(doc):
-        return None
-    kind = doc[m.end]
-    if kind.pos_ == "NOUN" and kind.dep_ == "compound" and m.end + 1 < len(doc) and kind.head.i == m.end + 1:
-        kind = doc[m.end + 1]
-    return kind if doc[m.end - 1].head.i == kind.i and lemma(kind) in ctx.words.place_heads else None
 
 
 def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]:
@@ -402,7 +390,7 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     head = doc[m.end - 1]
     # "Al-Bukamal in eastern Syria", wherever the parser attached "in" (but not "south of X in Y")
     after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lower_ in ctx.words.compass
-    kind = _kind_after(ctx, m)
+    kind = place_noun_after(ctx.doc, m, ctx.words)
     end = kind.i + 1 if kind is not None else m.end  # "Cabo Delgado province in ...", "the Kakuma refugee camp in"
     at = _after_in(doc, _past_other_name(ctx, end))
     if at is not None and not after_compass:
