@@ -128,6 +128,36 @@ def test_a_people_named_with_people_is_a_group_and_a_quantity_is_not(extract):
     assert not any("many" in s or "many" in o for s, _, o in extract("Many people attacked the convoy near Mosul."))
 
 
+def test_a_people_named_before_a_word_for_civilians_is_a_group_whatever_ner_took_it_for(extract):
+    assert ("islamic-state", "attacked", "group-yazidi-civilians") in extract(
+        "ISIS fighters attacked Yazidi civilians near the mountain.")
+    # a town before the same word stays a town
+    facts = extract("Rebels shelled Tawila residents on Monday.")
+    assert not any("tawila-residents" in s or "tawila-residents" in o for s, _, o in facts)
+
+
+def test_a_groups_financier_cleric_or_recruiter_is_its_member(extract):
+    for role in ("financier", "cleric", "recruiter", "facilitator"):
+        def member(text: str) -> bool:
+            return any(s.startswith("omar") and p == "memberOf" and o == "hezbollah" for s, p, o in extract(text))
+
+        assert member(f"Omar Haddad, a senior Hizballah {role}, was arrested in Beirut."), role
+        assert not member(f"Omar Haddad met a Hizballah {role} in Beirut."), role
+
+
+def test_help_to_a_people_or_to_civilians_is_no_alliance_and_backing_fighters_is(extract):
+    for text in ("Norway supports the Syrian people.", "Norway supports the people of Lebanon.",
+                 "Norway supports Syrian refugees in Jordan."):
+        assert not any(p == "allyOf" for _, p, _ in extract(text)), text
+    assert any(p == "allyOf" and "tribesmen" in s + o for s, p, o in extract("Norway backs Sunni tribesmen in Anbar."))
+
+
+def test_a_side_committed_to_the_defeat_of_another_fights_it_and_a_cause_is_no_side(extract):
+    for text in ("Denmark remains committed to the defeat of ISIS.", "Denmark is committed to the defeat of ISIS."):
+        assert ("denmark", "attacked", "islamic-state") in extract(text)
+    assert not any(p == "attacked" for _, p, _ in extract("Denmark remains committed to the defeat of poverty in Iraq."))
+
+
 def test_clearing_an_armed_group_from_a_place_is_fighting_it_and_clearing_protesters_is_not(extract):
     assert ("group-kurdish-fighters", "attacked", "islamic-state") in extract(
         "Kurdish fighters cleared ISIS from the town last week.")

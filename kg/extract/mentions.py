@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .namekeys import iri_key, match_key
-from ..ontology import superclasses
+from ..ontology import is_a, superclasses
 from ..records import Mention
 from .acronyms import acronym_definitions, foreign_acronyms
 from .docindex import (
@@ -132,11 +132,12 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
             if match_key(text) in gazetteer.demonyms:
                 continue  # "French" alone: a nationality, a modifier ("the French" is read as France below)
             if _names_a_people(doc, start, end, words) and (
-                    type_ == "Person" or doc[end].lower_ in words.nation_nouns or (
+                    type_ == "Person" or doc[end].lemma_.lower() in words.nation_nouns and not is_a(type_, "Location") or (
                     type_ in ("Settlement", "Region") and not places.town(text) and not places.country(text)
                     and doc[end].lemma_.lower() in words.armed_people_nouns)):
                 # "Zaydi" of "Zaydi fighters", "Tuareg" of "Tuareg rebels", "Yazidi" of "the Yazidi
-                # people": a faith or a people, read as a group below
+                # people" or "Yazidi civilians": a faith or a people, read as a group below (a place
+                # stays one: "Tawila residents")
                 continue
             mentions.append(mention(doc, start, end, type_, sentence_of))
         taken.update(range(start, end))
@@ -576,7 +577,7 @@ def _people_groups(doc, gazetteer, words, taken, sentence_of) -> list[Mention]:
         people = next((c for c in modifiers if c.i == token.i - 1 and c.text[:1].isupper()
                        and _names_a_people(doc, c.i, c.i + 1, words)
                        and (c.ent_type_ in ("NORP", "PERSON")
-                            or c.ent_type_ == "ORG" and token.lower_ in words.nation_nouns)
+                            or c.ent_type_ == "ORG" and token.lemma_.lower() in words.nation_nouns)
                        and not gazetteer.country_of_demonym(c.text)), None)
         demonym = people or next((c for c in modifiers if gazetteer.country_of_demonym(c.text)), None)
         if demonym is None or any(c.i in gazetteer_ids(doc) for c in modifiers):

@@ -140,8 +140,7 @@ def subjects(verb, words: Words, _visited: frozenset[int] = frozenset()) -> list
             t = t.head
             if t.dep_ == "prep" and lemma(t.head) in words.participation_verbs:
                 # "X has been engaged in fighting Y", "X remains committed to defeating Y": who takes part
-                held = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "nsubj")]
-                return held or (subjects(t.head.head, words, frozenset(seen)) if t.head.dep_ == "acomp" else [])
+                return committed(t.head, words, frozenset(seen))
             if t.dep_ == "prep" and t.lower_ in words.adjunct_prepositions and t.head.pos_ in ("VERB", "AUX"):
                 t = t.head  # "After seizing Goma, the rebels marched on Bukavu": the clause's subject
             continue
@@ -224,7 +223,19 @@ def undertakers(noun, words: Words, _visited: frozenset[int] = frozenset()) -> l
             if lemma(verb) in words.participation_verbs:  # "X was involved in the use of ... against Y"
                 return [c for c in children(verb) if c.dep_ == "nsubjpass"] or subjects(verb, words, _visited)
             return subjects(verb, words, _visited)
+        if verb.pos_ == "ADJ" and lemma(verb) in words.participation_verbs:
+            return committed(verb, words, _visited)  # "X remains committed to the defeat of Y"
     return []
+
+
+def committed(word, words: Words, _visited: frozenset[int] = frozenset()) -> list:
+    """Who is involved in, committed or dedicated to something (``word`` the participle or the
+    adjective that says so): its subject, the subject of the verb it complements ("X remains
+    committed to"), or the subject the parser hung on its auxiliary ("X is committed to", with
+    "committed" read as an adjective)."""
+    held = [c for k in [word, *(a for a in children(word) if a.dep_ in ("aux", "auxpass"))]
+            for c in children(k) if c.dep_ in ("nsubjpass", "nsubj")]
+    return held or (subjects(word.head, words, _visited) if word.dep_ == "acomp" else [])
 
 
 def participants(noun, words: Words, _visited: frozenset[int] = frozenset()) -> list:

@@ -23,6 +23,7 @@ class Words:
     command_nouns: frozenset[str]
     people_nouns: frozenset[str]
     nation_nouns: frozenset[str]
+    unarmed_nouns: frozenset[str]
     member_phrase_nouns: frozenset[str]
     military_assets: frozenset[str]
     speaker_titles: frozenset[str]

@@ -119,6 +119,10 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
                 trace.decisions.append(_mistyped(ctx, f, relation))
             continue
         trigger = ctx.doc[f.trigger]
+        if relation.name == "allyOf" and (s in ctx.unarmed or o in ctx.unarmed):
+            if trace is not None:
+                trace.decisions.append(_decided(f, "rejected", "unarmed-group"))
+            continue  # "the United States supports the Syrian people": help to a people, no alliance
         if relation.name == "leaderOf" and heads_a_part(ctx, trigger):
             if trace is not None:
                 trace.decisions.append(_decided(f, "rejected", "part-leader"))

@@ -33,6 +33,10 @@ class Context:
         for m in mentions:
             if m.key:
                 self.types.setdefault(m.key, m.type)
+        # the groups of people who take no side in a fight ("the Syrian people", "the people of
+        # Lebanon", "Yazidi refugees"; not "Afghan soldiers", nor the YPG's "People's Protection Units")
+        self.unarmed = frozenset(m.key for m in mentions if m.type == "PersonGroup" and m.key and any(
+            w in words.unarmed_nouns for t in doc[m.start:m.end] for w in t.lemma_.lower().split()))
         # token -> the mention it is part of; a name wins over a pronoun or description
         self.at: dict[int, Mention] = {}
         for m in sorted(mentions, key=lambda m: m.kind in ("pronoun", "description")):

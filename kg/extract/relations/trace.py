@@ -65,6 +65,7 @@ REASONS = {
     "subject-type": "the subject's type is not one the relation takes",
     "object-type": "the object's type is not one the relation takes",
     "part-leader": "a leader of a part of the group, not of the group",
+    "unarmed-group": "help to a people or to civilians, not an alliance",
     "negated": "negated or denied",
     "hypothetical": "hypothetical, conditional or modal",
     "attempted": "an attempt, not the act",
