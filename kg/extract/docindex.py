@@ -16,7 +16,7 @@ from spacy.tokens import Doc, Span, Token
 from ..records import Mention
 
 CACHE_KEYS = ("kg_tokens", "kg_heads", "kg_sents", "kg_children", "kg_roots", "kg_text", "kg_sentences", "kg_ids",
-              "kg_breaks", "kg_top_polarity")
+              "kg_breaks", "kg_top_polarity", "kg_chains", "kg_span_roots")
 
 if not Token.has_extension("kg_id"):
     Token.set_extension("kg_id", default=None)

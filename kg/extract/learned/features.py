@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..docindex import heads, sentence_of, tokens
+from ..docindex import children, heads, sentence_of, tokens
 from ..lexicon import Lexicon, dictionary_entries
 from ..parse import first_conjunct, lemma, subjects
 from ..polarity import polarity
@@ -90,11 +90,20 @@ def rule_facts(doc, found) -> dict[int, dict[tuple[str, str], list[str]]]:
 
 
 def _to_root(token) -> list:
-    every, head = tokens(token.doc), heads(token.doc)
-    chain, i = [token], token.i
-    while head[i] != i:
-        i = head[i]
-        chain.append(every[i])
+    """``token`` and the words above it up to its sentence's root (kept for the document: each
+    word's chain is read for every pair it is in; the caller must not change the list)."""
+    doc = token.doc
+    chains = doc.user_data.get("kg_chains")
+    if chains is None:
+        chains = doc.user_data["kg_chains"] = {}
+    chain = chains.get(token.i)
+    if chain is None:
+        every, head = tokens(doc), heads(doc)
+        chain, i = [token], token.i
+        while head[i] != i:
+            i = head[i]
+            chain.append(every[i])
+        chains[token.i] = chain
     return chain
 
 
@@ -141,9 +150,9 @@ def _gap(antecedent, other, words: Words):
     """The relative pronoun that stands for ``antecedent`` in a relative clause of it holding
     ``other`` ("which" in "Raqqa, which ISIL seized"), else ``antecedent``. Not "whose": it stands
     for the antecedent's possessor."""
-    for clause in antecedent.children:
+    for clause in children(antecedent):
         if clause.dep_ == "relcl" and clause.left_edge.i <= other.i <= clause.right_edge.i:
-            for k in clause.children:
+            for k in children(clause):
                 if k.dep_ in ("nsubj", "nsubjpass", "dobj") and k.lower_ in words.relative_pronouns and k.lower_ != "whose":
                     return k
     return antecedent
@@ -178,7 +187,7 @@ def _controlled_path(a, b, words: Words) -> tuple[list, object, list] | None:
                 break  # the doer's own clause: the path is the clause's as written
             if verb.pos_ != "VERB":
                 continue
-            if any(k.dep_ in ("nsubj", "nsubjpass", "csubj", "auxpass", "agent") for k in verb.children):
+            if any(k.dep_ in ("nsubj", "nsubjpass", "csubj", "auxpass", "agent") for k in children(verb)):
                 break  # a verb with a subject of its own, or a passive one
             if any(s.i == named[-1].i for s in subjects(verb, words)):
                 stand = [_StandIn(named[-1], verb, "nsubj")]
@@ -195,7 +204,7 @@ def _participle_path(a, b) -> tuple[list, object, list] | None:
     """The path between ``a`` and ``b`` where one is a noun a passive participle with the other
     under it modifies, read as that participle's clause; None otherwise."""
     for noun, other, first in ((a, b, True), (b, a, False)):
-        for clause in noun.children:
+        for clause in children(noun):
             if clause.dep_ == "acl" and clause.tag_ in ("VBN", "VBD") and clause.left_edge.i <= other.i <= clause.right_edge.i \
                     and other.i != clause.i:
                 chain = _to_root(other)
@@ -203,6 +212,17 @@ def _participle_path(a, b) -> tuple[list, object, list] | None:
                 gap = _StandIn(noun, clause, "nsubjpass")
                 return ([gap], clause, below[::-1]) if first else (below, clause, [gap])
     return None
+
+
+def _root(doc, start: int, end: int):
+    """The syntactic root of ``doc[start:end]`` (a mention is in many pairs: read once)."""
+    roots = doc.user_data.get("kg_span_roots")
+    if roots is None:
+        roots = doc.user_data["kg_span_roots"] = {}
+    root = roots.get((start, end))
+    if root is None:
+        root = roots[(start, end)] = doc[start:end].root
+    return root
 
 
 def _dist(n: int) -> str:
@@ -233,7 +253,7 @@ def features(
         return f"<{m.type}>" if m is not None and m.kind in KINDS else lemma(t)
 
     s, o = candidate.subject, candidate.object
-    s_head, o_head = doc[s.start : s.end].root, doc[o.start : o.end].root
+    s_head, o_head = _root(doc, s.start, s.end), _root(doc, o.start, o.end)
     types = f"{s.type}>{o.type}"
     out = [f"T:{types}", f"K:{s.kind}>{o.kind}"]
     a, b = first_conjunct(s_head), first_conjunct(o_head)  # the heads the two's relations hang on
@@ -288,7 +308,7 @@ def features(
             # prepositions and particles hanging on the top word: "fight against", "take control of"
             out += [
                 f"TK:{top_lemma}|{k.dep_}:{k.lower_}"
-                for k in top.children
+                for k in children(top)
                 if k.dep_ in ("prt", "prep", "agent")
             ]
             # how each hangs on the path ("SA:nsubj", "OA:pobj-against", "OA:far-dobj"), and marks
@@ -300,7 +320,7 @@ def features(
                 k.dep_ in DOERS and k.i not in on_path
                 for t in up[1:] + down[:-1]
                 if classes.of(lemma(t))
-                for k in t.children
+                for k in children(t)
             ):
                 out.append(f"{MARK}OWN")
             if any(t.dep_ in CLAUSES for t in down):
