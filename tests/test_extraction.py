@@ -136,6 +136,15 @@ def test_a_people_named_before_a_word_for_civilians_is_a_group_whatever_ner_took
     assert not any("tawila-residents" in s or "tawila-residents" in o for s, _, o in facts)
 
 
+def test_a_people_or_a_faith_named_in_the_plural_is_a_group_and_a_states_people_stays_its_own(extract):
+    facts = extract("ISIS committed atrocities against Christians and Shia Muslims in Mosul.")
+    assert {o for s, p, o in facts if p == "attacked"} >= {"group-christians", "group-shia-muslims"}
+    assert ("group-kurds", "attacked", "islamic-state") in extract("The Kurds fought ISIS in Kobani.")
+    # the plural of a state's demonym is its people, as before; not a group of its own
+    facts = extract("Two Americans were kidnapped by the militia in Sinjar.")
+    assert not any(k.startswith("group-american") for f in facts for k in (f[0], f[2]))
+
+
 def test_a_groups_financier_cleric_or_recruiter_is_its_member(extract):
     for role in ("financier", "cleric", "recruiter", "facilitator"):
         def member(text: str) -> bool:

@@ -153,6 +153,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     named = organization_names(doc, taken, sentence_of, words, regions)
     mentions = [m for m in mentions if not any(o.start <= m.start and m.end <= o.end for o in named)] + named
     mentions.extend(_nations(doc, taken, sentence_of, gazetteer))
+    mentions.extend(_peoples(doc, taken, sentence_of, gazetteer, words))
     mentions.extend(national_institutions(doc, taken, sentence_of, gazetteer, words))
     mentions.extend(listed_names(doc, mentions, taken, sentence_of, words))
     mentions = typed_by_list(doc, mentions)
@@ -417,6 +418,28 @@ def _nations(doc, taken, sentence_of, gazetteer: Gazetteer) -> list[Mention]:
         found.append(mention(doc, token.i, token.i + 1, gazetteer.entries[country].type, sentence_of,
                              gazetteer_id=country))
         taken.add(token.i)
+    return found
+
+
+def _peoples(doc, taken, sentence_of, gazetteer: Gazetteer, words: Words) -> list[Mention]:
+    """"the Kurds", "Christians", "Yazidis", "Shia Muslims", "the Bosnian Serbs": a people or a
+    faith NER names in the plural, as the head of its phrase, is a PersonGroup keyed by its name
+    (with the people, faith or nationality right before it), where it is no state's people
+    (:func:`_nations` reads those: "the Russians", "two Americans"), no creed ("Islamists": fighters
+    of many sides) and no name kg knows."""
+    found = []
+    for token in tokens(doc):
+        if token.i in taken or token.ent_type_ != "NORP" or token.dep_ in ("amod", "compound", "nmod", "npadvmod") \
+                or token.tag_ not in ("NNPS", "NNP") or not token.text.endswith("s") or token.is_upper \
+                or token.i in gazetteer_ids(doc) or gazetteer.lookup(token.text) \
+                or token.text[:-1].lower() in words.ideologies \
+                or gazetteer.country_of_demonym(token.text) or gazetteer.country_of_demonym(token.text[:-1]):
+            continue
+        first = next((c for c in children(token) if c.dep_ in ("compound", "amod") and c.i == token.i - 1
+                      and c.text[:1].isupper() and c.i not in taken
+                      and (c.ent_type_ == "NORP" or gazetteer.country_of_demonym(c.text))), token)
+        found.append(_group(first, token, span_text(doc[first.i:token.i + 1]), "PersonGroup", sentence_of))
+        taken.update(range(first.i, token.i + 1))
     return found
 
 
