@@ -145,6 +145,27 @@ def test_a_people_or_a_faith_named_in_the_plural_is_a_group_and_a_states_people_
     assert not any(k.startswith("group-american") for f in facts for k in (f[0], f[2]))
 
 
+def test_a_partner_in_an_organization_is_its_member_and_a_partner_of_a_side_its_ally(extract):
+    facts = extract("Norway and Denmark are partners in the Coalition.")
+    assert {("norway", "memberOf", "coalition"), ("denmark", "memberOf", "coalition")} <= facts
+    facts = extract("Norway is a partner of Denmark.")
+    assert not any(p == "memberOf" for _, p, _ in facts)
+    assert not any(p == "memberOf" for _, p, _ in extract("Norway is a partner in the fight against ISIS."))
+
+
+def test_sides_named_partners_or_allies_with_no_third_are_each_others_allies(extract):
+    assert ("kenya", "allyOf", "norway") in extract("Norway and Kenya have been partners for fifty years.")
+    facts = extract("Norway and Kenya are partners of Somalia.")
+    assert {("kenya", "allyOf", "somalia"), ("norway", "allyOf", "somalia")} <= facts
+    assert ("kenya", "allyOf", "norway") not in facts
+    assert not any(p == "allyOf" for _, p, _ in extract("Hezbollah and the Houthis are proxies."))
+
+
+def test_the_sides_of_a_joint_undertaking_between_them_are_allies_and_talks_between_them_are_not(extract):
+    assert ("chad", "allyOf", "niger") in extract("A joint offensive between Chad and Niger began in March.")
+    assert not any(p == "allyOf" for _, p, _ in extract("Talks between Chad and Niger began in March."))
+
+
 def test_a_groups_financier_cleric_or_recruiter_is_its_member(extract):
     for role in ("financier", "cleric", "recruiter", "facilitator"):
         def member(text: str) -> bool:

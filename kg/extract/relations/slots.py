@@ -289,8 +289,8 @@ def _undertaker(ctx: Context, t, rule) -> list:
 def _joint(ctx: Context, t, rule) -> list:
     """The sides of a joint undertaking the trigger adjective modifies: who wages it ("a joint
     offensive by Chad and Niger", "Chad and Niger launched a joint offensive"), else whose it is
-    ("the joint operation of the army and the militia") or the names that modify it ("joint U.S.
-    and Philippine exercises")."""
+    ("the joint operation of the army and the militia", "a joint operation between the army and
+    the militia") or the names that modify it ("joint U.S. and Philippine exercises")."""
     if t.dep_ != "amod":
         return []
     noun = t.head  # the parser may hang the adjective on the first name: "joint [U.S. and Philippine] exercises"
@@ -298,7 +298,7 @@ def _joint(ctx: Context, t, rule) -> list:
         noun = noun.head
     if pos(noun) != "NOUN" or lemma(noun) not in ctx.words.undertaking_nouns:
         return []
-    return undertakers(noun, ctx.words) or prep_objects(noun, "of") or [
+    return undertakers(noun, ctx.words) or prep_objects(noun, "of") or prep_objects(noun, "between") or [
         c for c in children(noun) if c.dep_ in ("compound", "amod", "nmod") and c.i < noun.i and c.i != t.i]
 
 
