@@ -97,6 +97,15 @@ def test_a_town_is_no_ally(report):
     assert first.relation == "allyOf" and "Settlement" in first.explanation
 
 
+def test_help_to_a_people_is_no_alliance():
+    text = "Norway supports the Syrian people."
+    (s,) = kg.explain(text).sentences
+    (p,) = [p for p in s.pairs if "Norway" in (p.a_label, p.b_label)]
+    assert p.outcome == "no fact" and p.reason == "unarmed-group"
+    (first, *_) = [v for v in p.verdicts if v.reason == "unarmed-group"]
+    assert first.relation == "allyOf" and "not an alliance" in first.explanation
+
+
 def test_a_trigger_whose_arguments_are_others(report):
     s = sentence_of(report, OTHER_ARGUMENTS)
     assert pair(report, OTHER_ARGUMENTS, "Hamas", "Israeli army").outcome == "fact"
