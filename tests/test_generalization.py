@@ -970,3 +970,43 @@ def test_a_place_with_a_capital_is_no_town_and_the_town_is_its_capital(extractio
     facts = {(a.subject, a.predicate, a.object) for a in result.assertions}
     assert ("rsf", "attacked", "kadugli-sd") in facts, facts  # GeoNames' town in Sudan
     assert ("kadugli-sd", "locatedIn", "south-kordofan") in facts, facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Al-Shabaab killed dozens of Kenyan soldiers near the border.", ("al-shabaab", "attacked", "group-kenyan-soldiers")),
+    ("The Taliban attacked Afghan police officers in Kunduz.", ("taliban", "attacked", "afghanistan-police")),
+])
+def test_a_count_of_people_and_officers_stand_for_those_counted(extract, text, fact):
+    """"dozens of Kenyan soldiers" are Kenyan soldiers (`count_words`), and police officers are
+    the police's (`member_nouns`)."""
+    assert fact in extract(text)
+
+
+def test_a_share_of_a_whole_or_a_count_of_acts_stands_for_no_side(extract):
+    assert not any(p == "attacked" for _, p, _ in extract("Most of their attacks were repulsed by Nigerian soldiers."))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Maria Lopez serves as the spokeswoman of the Free Farmers Party.",
+     (iri_key("Maria Lopez"), "memberOf", iri_key("Free Farmers Party"))),
+    ("Australia is one of the members of the Global Coalition.", ("australia", "memberOf", "us-led-coalition")),
+    ("The council appointed John Garang as commander of the SPLA.",
+     (iri_key("John Garang"), "leaderOf", "sudan-people-liberation-army")),
+])
+def test_a_role_an_as_phrase_or_one_of_several_names_is_its_holder_s(extract, text, fact):
+    """The role "as" names after serve or work is the subject's, after appoint or name the one
+    appointed; "one of the members of Y" is said of the subject as "a member of Y" is."""
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("Abu Omar, an ISIL fighter in Syria, was killed.", "syria-government"),
+    ("Robert Ford, the U.S. ambassador in Syria, met opposition leaders.", "syria-government"),
+    ("General John Nicholson, the top U.S. commander in Afghanistan, said the Taliban were losing.", "afghanistan"),
+])
+def test_a_title_in_a_country_is_where_not_whose(extract, text, wrong):
+    """A title "in" a country says where its holder serves: no membership of its government, no
+    leadership of it (the holder's own side, ISIL or the United States, is still read)."""
+    facts = extract(text)
+    assert not any(o == wrong and p in ("memberOf", "leaderOf") for _, p, o in facts), facts
+    assert any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts

@@ -74,6 +74,11 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         keys = _first(ctx, undertakers, seen | {token.i})
         if keys:
             return keys
+    if lemma_ in words.count_words or token.pos_ == "NUM":  # "dozens of Iraqi soldiers", "two of its fighters"
+        counted = [p for c in children(token) if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)]
+        keys = _first(ctx, [p for p in counted if lemma(p) not in words.undertaking_nouns], seen | {token.i})
+        if keys:
+            return keys
     place_head = lemma_ in words.place_heads
     if not (place_head or forms(token, words, lemma_) & words.members):  # "fighters"; "air power": with its compound
         return []

@@ -362,6 +362,16 @@ def _predicated(ctx: Context, t, rule) -> list:
     listed = _listed_after(ctx, t)
     if listed:
         return listed
+    words = ctx.words
+    head = t.head
+    if t.dep_ == "pobj" and head.lower_ == "of" and (lemma(head.head) in words.count_words or head.head.pos_ == "NUM"):
+        t = head.head  # "X is one of the members of Y", "X, one of the leaders of Y"
+        head = t.head
+    if t.dep_ == "pobj" and head.lower_ == "as" and head.head.pos_ in ("VERB", "AUX"):
+        verb = head.head  # "X serves as Y's spokesman", "Y appointed X as its commander"
+        if lemma(verb) in words.appointment_verbs:
+            return [c for c in children(verb) if c.dep_ in ("dobj", "nsubjpass")]
+        return subjects(verb, words) if lemma(verb) in words.role_verbs else []
     if t.dep_ == "oprd":
         named = [c for c in children(t.head) if c.dep_ in ("nsubjpass", "dobj")]
         if named:  # "X was named the new leader of Y", "the council named X the president of Y": X

@@ -110,8 +110,11 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
     for c in kids:
         if c.dep_ == "prep" and c.lower_ in ("of", "for", "in", "at", "with"):
             for p in pobjs(c):
-                # "Special Envoy for Libya" speaks for others to Libya: a country after "for" is no employer
-                keys.extend(k for k in ctx.entities_of(p) if c.lower_ != "for" or ctx.type_of(k) != "Country")
+                # "Special Envoy for Libya" speaks for others to Libya: a country after "for" is no employer;
+                # "the U.S. commander in Afghanistan", "an ISIL fighter in Syria": where, not whose
+                keys.extend(k for k in ctx.entities_of(p) if not (
+                    c.lower_ == "for" and ctx.type_of(k) == "Country"
+                    or c.lower_ in ("in", "at") and is_a(ctx.type_of(k), "Location") and ctx.type_of(k) != "Facility"))
         elif c.dep_ == "appos" and c.i > title.i and c.i not in range(person.start, person.end):
             keys.extend(k for k in ctx.entities_of(c) if is_a(ctx.type_of(k), "Organization"))  # "commander, U.S. Central Command"
         elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
