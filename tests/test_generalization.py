@@ -1010,3 +1010,9 @@ def test_a_title_in_a_country_is_where_not_whose(extract, text, wrong):
     facts = extract(text)
     assert not any(o == wrong and p in ("memberOf", "leaderOf") for _, p, o in facts), facts
     assert any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts
+
+
+def test_a_corporal_in_an_army_is_its_member(extract):
+    """The ranks below sergeant and the naval ones are member titles too (lexicon rule member-title)."""
+    assert (iri_key("Ali Kamara"), "memberOf", "siera-leone-armed-forces") in extract(
+        "Ali Kamara, a corporal in the Sierra Leone Army, was wounded.")
