@@ -106,6 +106,14 @@ def test_help_to_a_people_is_no_alliance():
     assert first.relation == "allyOf" and "not an alliance" in first.explanation
 
 
+def test_a_state_backing_its_own_army_is_no_alliance():
+    (s,) = kg.explain("France backed the French army's operation against the jihadists.").sentences
+    (p,) = [p for p in s.pairs if {p.a_label, p.b_label} == {"France", "French army"}]
+    assert p.outcome == "no fact" and p.reason == "own-institution"
+    (first, *_) = [v for v in p.verdicts if v.reason == "own-institution"]
+    assert first.relation == "allyOf" and "one side" in first.explanation
+
+
 def test_a_trigger_whose_arguments_are_others(report):
     s = sentence_of(report, OTHER_ARGUMENTS)
     assert pair(report, OTHER_ARGUMENTS, "Hamas", "Israeli army").outcome == "fact"

@@ -1016,3 +1016,24 @@ def test_a_corporal_in_an_army_is_its_member(extract):
     """The ranks below sergeant and the naval ones are member titles too (lexicon rule member-title)."""
     assert (iri_key("Ali Kamara"), "memberOf", "siera-leone-armed-forces") in extract(
         "Ali Kamara, a corporal in the Sierra Leone Army, was wounded.")
+
+
+@pytest.mark.parametrize("text, fact, wrong", [
+    ("Vice President Pence and President Ghani reaffirmed the enduring partnership between the United "
+     "States and Afghanistan.", ("afghanistan", "allyOf", "united-states"), "pence"),
+    ("The ministers of Chad and Niger announced a truce between the army and the rebels.", None, "niger"),
+])
+def test_a_noun_that_names_its_own_sides_pairs_no_subjects(extract, text, fact, wrong):
+    """"A and B reaffirmed the partnership between C and D": C and D are the partners, not the two
+    who spoke of it (lexicon pair_subjects reads the subjects only where the noun names no sides)."""
+    facts = extract(text)
+    assert fact is None or fact in facts or (fact[2], fact[1], fact[0]) in facts, facts
+    assert not any(wrong in s or wrong in o for s, _, o in facts), facts
+
+
+def test_a_state_and_its_own_institutions_are_no_allies(extract):
+    """A country and its own government or armed forces (kg:institutionOf) are one side; another
+    state's army is an ally."""
+    own = extract("The United States supported the U.S. military in its campaign. Iran supports the Iranian government.")
+    assert not any(p == "allyOf" for _, p, _ in own), own
+    assert ("france", "allyOf", "mali-armed-forces") in extract("France backed the Malian army against the jihadists.")

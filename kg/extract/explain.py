@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 # A pair's reason, the first of these its verdicts give: what stopped a candidate the rules found,
 # then why the rules found none, then what the model said of the pair.
 PRIORITY = ("negated", "hypothetical", "attempted", "subject-type", "object-type", "same-entity", "part-leader",
-            "unarmed-group", "vetoed", "model-only", "no-relation", "no-path", "no-trigger", "below-threshold",
-            "rules-read-pair", "event-relation", "out-of-frame", "other-direction")
+            "unarmed-group", "own-institution", "vetoed", "model-only", "no-relation", "no-path", "no-trigger",
+            "below-threshold", "rules-read-pair", "event-relation", "out-of-frame", "other-direction")
 WHY_NONE = {
     "no-relation": "no relation of kg.ttl takes entities of these two types",
     "no-path": "the sentence has trigger words, but their arguments are other words",

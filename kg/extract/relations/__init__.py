@@ -17,6 +17,7 @@ from ... import ontology
 from ...records import Assertion, Mention
 from ..docindex import sentence_of, span_text
 from ..polarity import polarity, reporter
+from ..resolve import institution_of
 from ..resources import Resources
 from . import structure
 from .structure import heads_a_part
@@ -104,6 +105,11 @@ class Reading:
         return subjects, objects
 
 
+def _own_institution(ctx: Context, a: str, b: str) -> bool:
+    """Whether one of the two is the other's own government or armed forces (kg:institutionOf)."""
+    return any(institution_of(ctx.gazetteer.entries.get(x), ctx.gazetteer) == y for x, y in ((a, b), (b, a)))
+
+
 def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] | None = None) -> list[Assertion]:
     """The facts the text states, typed by the ontology, one per fact and sentence; ``kept``
     receives each candidate that passed."""
@@ -123,6 +129,10 @@ def assertions(ctx: Context, found: list[Found], doc_id: str, kept: list[Found] 
             if trace is not None:
                 trace.decisions.append(_decided(f, "rejected", "unarmed-group"))
             continue  # "the United States supports the Syrian people": help to a people, no alliance
+        if relation.name == "allyOf" and _own_institution(ctx, s, o):
+            if trace is not None:
+                trace.decisions.append(_decided(f, "rejected", "own-institution"))
+            continue  # "France backed the French army's operation": one side, no alliance
         if relation.name == "leaderOf" and heads_a_part(ctx, trigger):
             if trace is not None:
                 trace.decisions.append(_decided(f, "rejected", "part-leader"))

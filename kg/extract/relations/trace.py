@@ -66,6 +66,7 @@ REASONS = {
     "object-type": "the object's type is not one the relation takes",
     "part-leader": "a leader of a part of the group, not of the group",
     "unarmed-group": "help to a people or to civilians, not an alliance",
+    "own-institution": "a state and its own government or armed forces are one side, not allies",
     "negated": "negated or denied",
     "hypothetical": "hypothetical, conditional or modal",
     "attempted": "an attempt, not the act",

@@ -98,8 +98,9 @@ def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
             yield Found(s, o, rule, trigger.i)
             if rule.mutual:
                 yield Found(o, s, rule, trigger.i)
-    if rule.pair_subjects and not objects:
-        # "Hamas and Israel agreed to a ceasefire": the coordinated parties with each other
+    if rule.pair_subjects and not objects and not any(fill(ctx, trigger, slot, rule) for slot in rule.pairs):
+        # "Hamas and Israel agreed to a ceasefire": the coordinated parties with each other (not
+        # where the noun names its own sides: "A and B reaffirmed the partnership between C and D")
         yield from _pairs(subjects, rule, trigger.i)
     for slot in rule.pairs:  # "a truce between A and B"
         yield from _pairs(_entities(ctx, trigger, slot, rule), rule, trigger.i)
