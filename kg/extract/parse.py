@@ -275,6 +275,12 @@ def title_word(token, words: Words) -> str:
     return token.lower_ if token.lower_ in words.title_abbreviations else lemma(token)
 
 
+def counts(token, words: Words) -> bool:
+    """Whether ``token`` counts what its "of" phrase names ("dozens of Iraqi soldiers", "one of the
+    members of Y"): a count word or a numeral, which stands for what it counts."""
+    return lemma(token) in words.count_words or token.pos_ == "NUM"
+
+
 STANCES = {"pro", "anti", "counter", "non"}
 
 

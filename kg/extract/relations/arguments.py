@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..namekeys import match_key
 from ...ontology import is_a
 from ..docindex import children
-from ..parse import forms, lemma, opening_adverb, pobjs, stance, subjects
+from ..parse import counts, forms, lemma, opening_adverb, pobjs, stance, subjects
 from ..parse import undertakers as undertakers_of
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         keys = _first(ctx, undertakers, seen | {token.i})
         if keys:
             return keys
-    if lemma_ in words.count_words or token.pos_ == "NUM":  # "dozens of Iraqi soldiers", "two of its fighters"
+    if counts(token, words):  # "dozens of Iraqi soldiers", "two of its fighters"
         counted = [p for c in children(token) if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)]
         keys = _first(ctx, [p for p in counted if lemma(p) not in words.undertaking_nouns], seen | {token.i})
         if keys:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..docindex import children
 from ..parse import (
     agents,
+    counts,
     lemma,
     light_verb,
     opening_adverb,
@@ -364,7 +365,7 @@ def _predicated(ctx: Context, t, rule) -> list:
         return listed
     words = ctx.words
     head = t.head
-    if t.dep_ == "pobj" and head.lower_ == "of" and (lemma(head.head) in words.count_words or head.head.pos_ == "NUM"):
+    if t.dep_ == "pobj" and head.lower_ == "of" and counts(head.head, words):
         t = head.head  # "X is one of the members of Y", "X, one of the leaders of Y"
         head = t.head
     if t.dep_ == "pobj" and head.lower_ == "as" and head.head.pos_ in ("VERB", "AUX"):
