@@ -110,11 +110,7 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
     for c in kids:
         if c.dep_ == "prep" and c.lower_ in ("of", "for", "in", "at", "with"):
             for p in pobjs(c):
-                # "Special Envoy for Libya" speaks for others to Libya: a country after "for" is no employer;
-                # "the U.S. commander in Afghanistan", "an ISIL fighter in Syria": where, not whose
-                keys.extend(k for k in ctx.entities_of(p) if not (
-                    c.lower_ == "for" and ctx.type_of(k) == "Country"
-                    or c.lower_ in ("in", "at") and is_a(ctx.type_of(k), "Location") and ctx.type_of(k) != "Facility"))
+                keys.extend(k for k in ctx.entities_of(p) if _says_whose(c.lower_, ctx.type_of(k)))
         elif c.dep_ == "appos" and c.i > title.i and c.i not in range(person.start, person.end):
             keys.extend(k for k in ctx.entities_of(c) if is_a(ctx.type_of(k), "Organization"))  # "commander, U.S. Central Command"
         elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
@@ -122,6 +118,16 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
     if not keys:
         keys = _named_before(ctx, title, person)
     return [k for k in dict.fromkeys(keys) if k and k != person.key]
+
+
+def _says_whose(preposition: str, type_: str) -> bool:
+    """Whether a title's prepositional phrase names whose title it is: not a country after "for"
+    ("Special Envoy for Libya" speaks for others to Libya), nor a place after "in" or "at" ("the
+    U.S. commander in Afghanistan", "an ISIL fighter in Syria": where, not whose); a facility is an
+    institution ("a surgeon at Mayo Clinic")."""
+    if preposition == "for":
+        return type_ != "Country"
+    return preposition not in ("in", "at") or type_ == "Facility" or not is_a(type_, "Location")
 
 
 def _named_before(ctx: Context, title, person: Mention) -> list[str]:

@@ -98,22 +98,24 @@ def predicate(ctx: Context, trigger, rule: Rule) -> Iterator[Found]:
             yield Found(s, o, rule, trigger.i)
             if rule.mutual:
                 yield Found(o, s, rule, trigger.i)
-    if rule.pair_subjects and not objects and not any(fill(ctx, trigger, slot, rule) for slot in rule.pairs):
+    sides = {slot: fill(ctx, trigger, slot, rule) for slot in rule.pairs}  # "a truce between A and B"
+    if rule.pair_subjects and not objects and not any(sides.values()):
         # "Hamas and Israel agreed to a ceasefire": the coordinated parties with each other (not
         # where the noun names its own sides: "A and B reaffirmed the partnership between C and D")
         yield from _pairs(subjects, rule, trigger.i)
-    for slot in rule.pairs:  # "a truce between A and B"
-        yield from _pairs(_entities(ctx, trigger, slot, rule), rule, trigger.i)
+    for slot, tokens in sides.items():
+        yield from _pairs(_entities(ctx, trigger, slot, rule, tokens), rule, trigger.i)
 
 
-def _entities(ctx: Context, trigger, slot: str, rule: Rule) -> list[str]:
+def _entities(ctx: Context, trigger, slot: str, rule: Rule, tokens: list | None = None) -> list[str]:
+    """The entity keys of a slot's words (``tokens``, where the caller filled the slot already)."""
     own = ctx.at.get(trigger.i)  # a named trigger ("Operation Olive Branch") is none of its own arguments
     itself = own.key if own is not None else None
     keys: list[str] = []
     # "Jaysh al-Ahrar (an Ahrar al-Sham faction), Jabhat Fateh al-Sham, ...": a singular noun in
     # apposition describes the name it is set beside, not the others of its list
     alone = slot == "predicated" and trigger.dep_ == "appos" and trigger.tag_ == "NN"
-    for token in fill(ctx, trigger, slot, rule):
+    for token in fill(ctx, trigger, slot, rule) if tokens is None else tokens:
         keys.extend(k for k in ctx.entities_of(token, alone=alone) if k not in keys and k != itself)
     return keys
 
