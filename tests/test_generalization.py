@@ -815,6 +815,27 @@ def test_a_person_of_an_organization_or_an_institution_belongs_to_it(extract, te
     assert fact in extract(text)
 
 
+@pytest.mark.parametrize("text, name, town", [
+    ("Gunmen stormed the Sahafi Hotel in Mogadishu on Friday.", "Sahafi Hotel", "Mogadishu"),
+    ("Students at Dansalan College in Marawi fled the fighting.", "Dansalan College", "Marawi"),
+    ("Police raided Liliesleaf Farm in Rivonia in 1963.", "Liliesleaf Farm", None),
+])
+def test_a_building_a_name_ends_in_is_a_facility(extraction, text, name, town):
+    """A name ending in a word for a building or its grounds (hotel, college, farm: words.toml's
+    place_suffixes) is a place of class kg:Facility, where the small model's NER says an
+    organization: so it lies in its town (kg:locatedIn), not based there as an organization is.
+    A surname that is such a word elsewhere ("Stuart Hall") stays a person's."""
+    result = extraction(text)
+    assert {e.type for e in result.entities if e.label == name} == {"Facility"}
+    label = {e.key: e.label for e in result.entities}
+    facts = {(label.get(a.subject), a.predicate, label.get(a.object)) for a in result.assertions}
+    if town is not None:
+        assert (name, "locatedIn", town) in facts
+        assert (name, "basedIn", town) not in facts
+    assert {e.type for e in extraction("Stuart Hall spoke at the rally in Leeds.").entities
+            if e.label == "Stuart Hall"} == {"Person"}
+
+
 @pytest.mark.parametrize("text, fact", [
     ("Peter Lund, a geologist at the Institute of Botany, said the samples were lost.",
      ("peter-lund", "memberOf", iri_key("Institute of Botany"))),
