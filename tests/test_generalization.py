@@ -794,6 +794,14 @@ def test_a_us_state_after_its_town_holds_it(extract):
     assert ("tbilisi-ge", "locatedIn", "georgia") in extract("The storm hit Tbilisi in Georgia on Monday.")
 
 
+def test_a_county_lies_in_the_state_after_it(extract):
+    """A region named as a region's part ("Henry County") lies in the region a comma sets after it,
+    which a list of regions of one rank does not say ("Umbria, Lazio and Campania")."""
+    assert (iri_key("Henry County"), "locatedIn", "us-state-alabama") in extract(
+        "The floods hit Henry County, Ala., on Monday.")
+    assert not any(p == "locatedIn" for _, p, _ in extract("Police in Umbria, Lazio and Campania made arrests."))
+
+
 # ---------------------------------------------------------------- a person of an organization or institution
 
 

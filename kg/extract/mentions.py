@@ -37,7 +37,7 @@ from .gazetteer import Gazetteer
 from .geonames import Places, place_of_entry
 from .namehood import is_name, not_a_name, title_office
 from .parse import first_conjunct
-from .sourcelines import heads_dateline, source_line_names
+from .sourcelines import dateline_towns, heads_dateline, source_line_names
 from .types import NER_TYPES, ner_type
 from .words import Words
 
@@ -147,6 +147,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(placed_by_preposition(doc, taken, sentence_of, words, places))
+    mentions.extend(dateline_towns(doc, taken, sentence_of, ids, gazetteer))
     # a region opening an organization's name ("the Texas Department of Agriculture"); a country so
     # placed names its own institution ("Jordan Armed Forces", below), a town is the seat of one
     regions = frozenset(m.start for m in mentions if m.end - m.start == 1 and m.gazetteer_id and m.type == "Region")

@@ -134,8 +134,41 @@ def _known_place(text: str, gazetteer: Gazetteer, places: Places) -> str | None:
 def heads_dateline(doc, m: Mention, ids: dict) -> bool:
     """Whether ``m`` and the region after its comma head a dateline: "DAYTON, Ohio (AP) _",
     "Lumberton, N.C. --" (the town in capitals, or the line going on with the source or a dash)."""
-    end = m.end + 1
-    while end < len(doc) and ids.get(end) == ids[m.end + 1]:
+    return m.text.isupper() or (m.start == doc[m.start].sent.start and _dateline_goes_on(doc, m.end + 1, ids))
+
+
+def _dateline_goes_on(doc, region: int, ids: dict) -> bool:
+    """Whether the words after the gazetteer's name at ``region`` go on as a dateline's: the source
+    in parentheses, a dash, or nothing more."""
+    end = region
+    while end < len(doc) and ids.get(end) == ids[region]:
         end += 1
-    after = doc[end].text if end < len(doc) else ""
-    return m.text.isupper() or (m.start == doc[m.start].sent.start and after in ("(", "_", "-", "--", "\u2014", ""))
+    return (doc[end].text if end < len(doc) else "") in DATELINE_ENDS
+
+
+DATELINE_ENDS = frozenset({"(", "_", "-", "--", "\u2014", ""})
+MAX_DATELINE_TOWN = 4  # words of a town's name in a dateline ("WINSTON - SALEM", "ST. LOUIS")
+
+
+def dateline_towns(doc, taken: set[int], sentence_of, ids: dict, gazetteer: Gazetteer) -> list[Mention]:
+    """The town heading a dateline in capitals where NER saw no name ("PASADENA, Calif. (AP) _",
+    "ROCK HILL, S.C. --"): capitals opening a sentence, a comma, a region or a country the
+    gazetteer knows, and the line going on as a dateline does (:func:`heads_dateline` retypes a
+    town NER did see)."""
+    found = []
+    for sentence in sentences(doc):
+        start = end = sentence.start
+        while end < sentence.end and end - start < MAX_DATELINE_TOWN and end not in taken and _in_capitals(doc[end]):
+            end += 1
+        if end == start or doc[end - 1].text == "-" or end + 1 >= len(doc) or doc[end].text != "," \
+                or end + 1 not in ids or gazetteer.entries[ids[end + 1]].type not in ("Region", "Country") \
+                or not _dateline_goes_on(doc, end + 1, ids):
+            continue
+        found.append(mention(doc, start, end, "Settlement", sentence_of))
+        taken.update(range(start, end))
+    return found
+
+
+def _in_capitals(token) -> bool:
+    letters = [c for c in token.text if c.isalpha()]
+    return token.text == "-" or (bool(letters) and all(c.isupper() for c in letters) and not token.like_num)

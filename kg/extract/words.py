@@ -32,6 +32,7 @@ class Words:
     international_modifiers: frozenset[str]
     compass: dict[str, str]
     place_suffixes: dict[str, str]
+    subdivision_words: frozenset[str]
     organization_heads: dict[str, str]
     # relation rules and polarity
     armed_forces_words: frozenset[str]

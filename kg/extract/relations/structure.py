@@ -473,7 +473,19 @@ def _bigger_place_after_comma(ctx: Context, m: Mention) -> Mention | None:
     before = doc[m.start - 1] if m.start > 0 else None
     previous = ctx.at.get(m.start - 2) if before is not None and before.text == "," else None
     listed = previous is not None and RANK.get(previous.type, -9) >= RANK[m.type]
-    return nxt if RANK.get(nxt.type, -9) > RANK[m.type] and not in_list and not listed else None
+    return nxt if _bigger(ctx, nxt, m) and not in_list and not listed else None
+
+
+def _bigger(ctx: Context, place: Mention, than: Mention) -> bool:
+    """Whether ``place`` is of a bigger kind than ``than``: a country than a region, a region than a
+    town; and a region than one of a region's parts ("Dade County" than "Fla.")."""
+    rank, other = RANK.get(place.type, -9), RANK[than.type]
+    return rank > other or (rank == other and place.type == "Region" and _subdivision(ctx, than)
+                            and not _subdivision(ctx, place))
+
+
+def _subdivision(ctx: Context, m: Mention) -> bool:
+    return ctx.doc[m.end - 1].lower_ in ctx.words.subdivision_words
 
 
 def _past_other_name(ctx: Context, i: int) -> int:
