@@ -162,6 +162,30 @@ def test_a_town_of_the_story_s_country_is_not_a_person(extraction):
     assert found["Bayji"].type == "Settlement"
 
 
+def test_a_branch_written_after_its_group_s_name_is_a_group_of_its_own(extraction):
+    """"ISIS-WA" (a few capitals after a hyphen) is a branch of ISIS, a group of its own that the
+    attack is by, not ISIS; two groups so joined stay two ("Hamas-PIJ talks")."""
+    result = extraction("ISIS-WA fighters attacked Nigerian troops near Maiduguri on Monday.")
+    found = {e.label: e for e in result.entities}
+    assert found["ISIS-WA"].type == "ArmedGroup" and found["ISIS-WA"].key != "islamic-state"
+    assert "islamic-state" not in {e.key for e in result.entities}
+    assert {a.subject for a in result.assertions if a.predicate == "attacked"} == {found["ISIS-WA"].key}
+    keys = {e.key for e in extraction("Hamas-PIJ talks in Cairo failed on Sunday.").entities}
+    assert {"hamas", "islamic-jihad"} <= keys
+
+
+def test_a_state_of_the_past_is_a_country(extraction):
+    """States that are no more (the gazetteer's Yugoslavia, East Germany, South Vietnam, Rhodesia)
+    are countries, not regions a compass word names or towns; a renamed one is its successor
+    ("Zaire" is the Democratic Republic of the Congo, as "Burma" is Myanmar)."""
+    found = by_form(extraction, "Yugoslavia and East Germany sent envoys, and North Vietnamese troops "
+                                "attacked South Vietnam while Rhodesia and Zaire watched.")
+    for name in ("Yugoslavia", "East Germany", "South Vietnam", "Rhodesia"):
+        assert found[name].type == "Country", name
+    assert found["Zaire"].key == "dr-congo"
+    assert found["North Vietnamese troops"].key == "north-vietnam-armed-forces"
+
+
 def test_a_name_only_a_place_can_be_is_a_place(extraction):
     found = entities(extraction, "On 3 June, army units recaptured Abu Grein from the militants.")
     assert found["Abu Grein"].type == "Settlement"

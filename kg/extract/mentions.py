@@ -56,6 +56,8 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     taken: set[int] = set()
     ids = gazetteer_ids(doc)
     for i, entry_id in sorted(ids.items()):
+        if i in taken:  # the suffix of a branch's name ("DRC" of "ISIS-DRC")
+            continue
         entry_id = _people_of(doc[i], entry_id, gazetteer) or entry_id  # "Americans": the people
         entry = gazetteer.entries[entry_id]
         if entry.type == "InternationalOrganization" and i > 0 and i - 1 not in ids \
@@ -68,6 +70,10 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
             continue
         start = i - 1 if i > 0 and i - 1 not in ids and doc[i - 1].pos_ == "PROPN" and doc[i - 1].text[:1].isupper() \
             and doc[i - 1].lower_ in words.name_particles else i  # "Ar Raqqah": the article is the name's
+        if _branch_suffix(doc, i, ids, gazetteer):  # "ISIS-WA": a branch of the group, a group of its own
+            mentions.append(mention(doc, start, i + 3, entry.type, sentence_of))
+            taken.update(range(start, i + 3))
+            continue
         mentions.append(mention(doc, start, i + 1, entry.type, sentence_of, gazetteer_id=entry_id))
         taken.update(range(start, i + 1))
     mentions = source_line_names(doc, mentions, taken, sentence_of, gazetteer, places, words)
@@ -553,6 +559,26 @@ def _trim(ent, words: Words) -> tuple[int, int]:
                            or doc[end - 1].text in ("'s", "\u2019s", "'", "\u2019")):
         end -= 1
     return start, end
+
+
+BRANCH_SUFFIX = 4  # letters of the capitals a group's branch is written with after its name ("ISIS-WA")
+
+
+def _branch_suffix(doc, i: int, ids: dict, gazetteer: Gazetteer) -> bool:
+    """Whether the gazetteer's organization at ``i`` goes on, without spaces, with a hyphen and a
+    few capitals that name no organization: a branch of it ("ISIS-WA", "IS-CAP", "ISIS-DRC"), not
+    it; two organizations so joined are two ("Hamas-PIJ talks"), and a place or a country is not
+    an organization's branch ("the Russia-NATO council")."""
+    entry = gazetteer.entries[ids[i]]
+    if i + 2 >= len(doc) or doc[i].whitespace_ or doc[i + 1].text != "-" or doc[i + 1].whitespace_ \
+            or is_a(entry.type, "Location") or entry.type == "Person":
+        return False
+    suffix = doc[i + 2]
+    letters = [c for c in suffix.text if c.isalpha()]
+    if not letters or len(suffix.text) > BRANCH_SUFFIX or not all(c.isupper() for c in letters):
+        return False
+    other = gazetteer.entries.get(ids[i + 2]) if i + 2 in ids else None
+    return other is None or is_a(other.type, "Location")
 
 
 def _people_of(token, country: str, gazetteer: Gazetteer) -> str | None:
