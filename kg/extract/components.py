@@ -33,6 +33,7 @@ from spacy.util import filter_spans, registry
 from ..cache import cached
 from .docindex import CITATION_MARK, gazetteer_ids  # noqa: F401  (gazetteer_ids registers the token extension kg_id)
 from .gazetteer import Gazetteer
+from .namehood import capitals
 from .resources import Resources
 from .words import Words
 
@@ -140,8 +141,7 @@ class Dateline:
 
 def case_sensitive(name: str) -> bool:
     """Acronyms and short names ("IS", "US", "AP") must match their exact case."""
-    letters = [c for c in name if c.isalpha()]
-    return len(name) <= 4 or (len(letters) > 1 and all(c.isupper() for c in letters))
+    return len(name) <= 4 or capitals(name) > 1
 
 
 def name_patterns(gazetteer: Gazetteer, cased: bool) -> list[dict]:

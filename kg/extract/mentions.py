@@ -35,7 +35,7 @@ from .evidence import (
 )
 from .gazetteer import Gazetteer
 from .geonames import Places, place_of_entry
-from .namehood import is_name, not_a_name, title_office
+from .namehood import capitals, is_name, not_a_name, title_office
 from .parse import first_conjunct
 from .sourcelines import dateline_towns, heads_dateline, source_line_names
 from .types import NER_TYPES, ner_type
@@ -574,8 +574,7 @@ def _branch_suffix(doc, i: int, ids: dict, gazetteer: Gazetteer) -> bool:
             or is_a(entry.type, "Location") or entry.type == "Person":
         return False
     suffix = doc[i + 2]
-    letters = [c for c in suffix.text if c.isalpha()]
-    if not letters or len(suffix.text) > BRANCH_SUFFIX or not all(c.isupper() for c in letters):
+    if not capitals(suffix.text) or len(suffix.text) > BRANCH_SUFFIX:
         return False
     other = gazetteer.entries.get(ids[i + 2]) if i + 2 in ids else None
     return other is None or is_a(other.type, "Location")

@@ -15,6 +15,12 @@ _ARTICLE_NAME = re.compile(r"^[a-z]{1,4}-[A-Z]")
 _LONG_NUMBER = re.compile(r"\d{5,}")  # a phone number or a passcode, never part of a name
 
 
+def capitals(text: str) -> int:
+    """How many letters ``text`` has, where every one is a capital ("ISIS", "WA", "ST."); else 0."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) if letters and all(c.isupper() for c in letters) else 0
+
+
 def is_name(text: str) -> bool:
     """Capitalized, or an Arabic article before a capital ("al-Bab", "el-Fasher")."""
     return text[:1].isupper() or bool(_ARTICLE_NAME.match(text))

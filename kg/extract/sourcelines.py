@@ -14,6 +14,7 @@ from . import docindex
 from .docindex import mention, sentences, span_text, tokens
 from .gazetteer import Gazetteer
 from .geonames import Places
+from .namehood import capitals
 from .words import Words
 
 # a monitoring service's item number: "LD0706183794", "94WD0125D", "947N0051B"
@@ -110,8 +111,7 @@ def _capitalized(token) -> bool:
 def _outlet_word(token, words: Words) -> bool:
     """A word that begins an outlet's name on a source line: in capitals ("XINHUA", "DAO SIAM") or
     a broadcaster's ("Radio Rebelde Network", "Television Suisse Romande")."""
-    letters = [c for c in token.text if c.isalpha()]
-    return (len(letters) > 1 and all(c.isupper() for c in letters) and not token.like_num) or \
+    return (capitals(token.text) > 1 and not token.like_num) or \
         words.organization_heads.get(token.lower_) == "MediaOrganization"
 
 
@@ -170,5 +170,4 @@ def dateline_towns(doc, taken: set[int], sentence_of, ids: dict, gazetteer: Gaze
 
 
 def _in_capitals(token) -> bool:
-    letters = [c for c in token.text if c.isalpha()]
-    return token.text == "-" or (bool(letters) and all(c.isupper() for c in letters) and not token.like_num)
+    return token.text == "-" or (capitals(token.text) > 0 and not token.like_num)
