@@ -794,6 +794,17 @@ def test_a_us_state_after_its_town_holds_it(extract):
     assert ("tbilisi-ge", "locatedIn", "georgia") in extract("The storm hit Tbilisi in Georgia on Monday.")
 
 
+def test_a_place_in_a_nearby_place_lies_there(extraction):
+    """"in nearby Dayton", "in neighboring Jordan": the word between "in" and the place says the
+    place is near the story's, not that the thing is anywhere else."""
+    for text, name, place in (("She died at Mercy Hospital in nearby Dayton on Sunday.", "Mercy Hospital", "Dayton"),
+                              ("Refugees reached the Azraq Camp in neighboring Jordan.", "Azraq Camp", "Jordan")):
+        result = extraction(text)
+        label = {e.key: e.label for e in result.entities}
+        assert (name, "locatedIn", place) in {(label.get(a.subject), a.predicate, label.get(a.object))
+                                              for a in result.assertions}, text
+
+
 def test_a_county_lies_in_the_state_after_it(extract):
     """A region named as a region's part ("Henry County") lies in the region a comma sets after it,
     which a list of regions of one rank does not say ("Umbria, Lazio and Campania")."""

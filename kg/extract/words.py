@@ -77,6 +77,7 @@ class Words:
     function_words: frozenset[str]
     locative_prepositions: frozenset[str]
     near_prepositions: frozenset[str]
+    neighboring_words: frozenset[str]
     place_verbs: frozenset[str]
     place_only_verbs: frozenset[str]
     inside_prepositions: frozenset[str]

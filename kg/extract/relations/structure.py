@@ -22,6 +22,7 @@ from .context import Found
 
 if TYPE_CHECKING:
     from ...records import Mention
+    from ..words import Words
     from .context import Context
 
 # how big a place is: a place of no known kind (kg:Location, "near X") ranks as a town
@@ -268,7 +269,7 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
                                                  or SOURCE_ITEM.match(doc[max(before.start - 1, 0)].text)))
             or head.i in {t.head.i for t in doc[before.start : before.end]}):
         places.append((doc[m.start - 1], doc[m.start - 1]))
-    at = _after_in(doc, m.end)
+    at = _after_in(doc, m.end, ctx.words)
     if at is not None and not any(w.lower_ == "in" for _, w in places) \
             and not names_a_language(doc, doc[m.end], ctx.gazetteer):
         places.append((doc[at], doc[m.end]))  # "Acme Inc. in Lyon said", the parser's "in" on the verb
@@ -401,7 +402,7 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
     after_compass = head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.lower_ in ctx.words.compass
     kind = place_noun_after(ctx.doc, m, ctx.words)
     end = kind.i + 1 if kind is not None else m.end  # "Cabo Delgado province in ...", "the Kakuma refugee camp in"
-    at = _after_in(doc, _past_other_name(ctx, end))
+    at = _after_in(doc, _past_other_name(ctx, end), ctx.words)
     if at is not None and not after_compass:
         nxt = ctx.at.get(at)
         if nxt is not None and nxt.kind == "name" and nxt.key and nxt.key != m.key and RANK.get(nxt.type, -9) >= RANK[m.type]:
@@ -428,10 +429,13 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
             yield Found(other.key, nxt.key, rule, m.end)
 
 
-def _after_in(doc, end: int) -> int | None:
-    """The word after an "in" at ``end`` (past a "the"), where the text goes on that way."""
+def _after_in(doc, end: int, words: Words) -> int | None:
+    """The word after an "in" at ``end`` (past a "the" and a word saying the place is near:
+    "Mercy Hospital in nearby Dayton"), where the text goes on that way."""
     if end + 1 < len(doc) and doc[end].lower_ == "in":
         at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
+        if at + 1 < len(doc) and doc[at].lower_ in words.neighboring_words:
+            at += 1
         # "the government in its fight": a possessive pronoun names whose fight, not a seat
         return at if at < len(doc) and doc[at].tag_ != "PRP$" else None
     return None
