@@ -153,7 +153,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     mentions.extend(_generic_names(doc, taken, sentence_of, words))
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(placed_by_preposition(doc, taken, sentence_of, words, places))
-    mentions.extend(dateline_towns(doc, taken, sentence_of, ids, gazetteer))
+    mentions.extend(dateline_towns(doc, taken, sentence_of, ids, gazetteer, words))
     # a region opening an organization's name ("the Texas Department of Agriculture"); a country so
     # placed names its own institution ("Jordan Armed Forces", below), a town is the seat of one
     regions = frozenset(m.start for m in mentions if m.end - m.start == 1 and m.gazetteer_id and m.type == "Region")
@@ -513,7 +513,7 @@ def _retype_by_context(doc, m: Mention, gazetteer: Gazetteer, words: Words, plac
     elif m.end + 1 < len(doc) and doc[m.end].text == "," and m.end + 1 in ids and \
             (m.type != "Person" or len(m.text.split()) == 1) and (
                 gazetteer.entries[ids[m.end + 1]].type == "Country" or (
-                    gazetteer.entries[ids[m.end + 1]].type == "Region" and heads_dateline(doc, m, ids))):
+                    gazetteer.entries[ids[m.end + 1]].type == "Region" and heads_dateline(doc, m, ids, words))):
         place = "town"  # "Gobanale, Somalia"; a dateline: "DAYTON, Ohio", "Lumberton, N.C."
     elif t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_.lower() in words.location_verbs and \
             any(c.dep_ == "prep" and c.lower_ in ("in", "within") for c in children(t.head)):

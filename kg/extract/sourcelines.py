@@ -131,26 +131,26 @@ def _known_place(text: str, gazetteer: Gazetteer, places: Places) -> str | None:
     return "Country" if places.country(text) else "Settlement" if places.town(text) else None
 
 
-def heads_dateline(doc, m: Mention, ids: dict) -> bool:
+def heads_dateline(doc, m: Mention, ids: dict, words: Words) -> bool:
     """Whether ``m`` and the region after its comma head a dateline: "DAYTON, Ohio (AP) _",
     "Lumberton, N.C. --" (the town in capitals, or the line going on with the source or a dash)."""
-    return m.text.isupper() or (m.start == doc[m.start].sent.start and _dateline_goes_on(doc, m.end + 1, ids))
+    return m.text.isupper() or (m.start == doc[m.start].sent.start and _dateline_goes_on(doc, m.end + 1, ids, words))
 
 
-def _dateline_goes_on(doc, region: int, ids: dict) -> bool:
+def _dateline_goes_on(doc, region: int, ids: dict, words: Words) -> bool:
     """Whether the words after the gazetteer's name at ``region`` go on as a dateline's: the source
-    in parentheses, a dash, or nothing more."""
+    in parentheses, a dateline's dash (words.toml), or nothing more."""
     end = region
     while end < len(doc) and ids.get(end) == ids[region]:
         end += 1
-    return (doc[end].text if end < len(doc) else "") in DATELINE_ENDS
+    after = doc[end].text if end < len(doc) else ""
+    return after in ("(", "") or after in words.dateline_dashes
 
 
-DATELINE_ENDS = frozenset({"(", "_", "-", "--", "\u2014", ""})
 MAX_DATELINE_TOWN = 4  # words of a town's name in a dateline ("WINSTON - SALEM", "ST. LOUIS")
 
 
-def dateline_towns(doc, taken: set[int], sentence_of, ids: dict, gazetteer: Gazetteer) -> list[Mention]:
+def dateline_towns(doc, taken: set[int], sentence_of, ids: dict, gazetteer: Gazetteer, words: Words) -> list[Mention]:
     """The town heading a dateline in capitals where NER saw no name ("PASADENA, Calif. (AP) _",
     "ROCK HILL, S.C. --"): capitals opening a sentence, a comma, a region or a country the
     gazetteer knows, and the line going on as a dateline does (:func:`heads_dateline` retypes a
@@ -162,7 +162,7 @@ def dateline_towns(doc, taken: set[int], sentence_of, ids: dict, gazetteer: Gaze
             end += 1
         if end == start or doc[end - 1].text == "-" or end + 1 >= len(doc) or doc[end].text != "," \
                 or end + 1 not in ids or gazetteer.entries[ids[end + 1]].type not in ("Region", "Country") \
-                or not _dateline_goes_on(doc, end + 1, ids):
+                or not _dateline_goes_on(doc, end + 1, ids, words):
             continue
         found.append(mention(doc, start, end, "Settlement", sentence_of))
         taken.update(range(start, end))
