@@ -1077,3 +1077,23 @@ def test_a_state_and_its_own_institutions_are_no_allies(extract):
     own = extract("The United States supported the U.S. military in its campaign. Iran supports the Iranian government.")
     assert not any(p == "allyOf" for _, p, _ in own), own
     assert ("france", "allyOf", "mali-armed-forces") in extract("France backed the Malian army against the jihadists.")
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Patrick Lund, a jeweler and president of Harbor Trust, said the plan would fail.",
+     (iri_key("Patrick Lund"), "leaderOf", iri_key("Harbor Trust"))),
+    ("Lena Olsen, a farmer and chairwoman of the Kivu Cooperative, was arrested on Monday.",
+     (iri_key("Lena Olsen"), "leaderOf", iri_key("Kivu Cooperative"))),
+    ("Patrick Lund is a lawyer and president of Harbor Trust.",
+     (iri_key("Patrick Lund"), "leaderOf", iri_key("Harbor Trust"))),
+    ("Ahmad Nuri served as the military commander and political leader of the Northern Front.",
+     (iri_key("Ahmad Nuri"), "leaderOf", iri_key("Northern Front"))),
+])
+def test_a_phrase_after_the_last_of_two_roles_is_that_role_s(extract, text, fact):
+    """"a jeweler and president of Y": the parser hangs "of Y" on the first noun of the two; it
+    is the president's, and the president is who the first noun is said of. A phrase before the last role stays the first's: "a veteran of the Somali
+    army and president of Y" leads Y, not the army."""
+    assert fact in extract(text)
+    facts = extract("Ali Musa, a veteran of the Somali army and president of Harbor Trust, said the plan would fail.")
+    assert (iri_key("Ali Musa"), "leaderOf", iri_key("Harbor Trust")) in facts, facts
+    assert not any(p == "leaderOf" and o != iri_key("Harbor Trust") for _, p, o in facts), facts

@@ -105,6 +105,10 @@ def _preposition(ctx: Context, t, rule, word: str) -> list:
         for obj in [c for c in kids if c.dep_ == "dobj"]:
             for holder in [obj, *[c for c in children(obj) if c.dep_ == "appos"]]:
                 found.extend(prep_objects(holder, word))
+    if not found and pos(t) == "NOUN" and t.dep_ == "conj" and pos(t.head) == "NOUN":
+        # "X, a jeweler and president of Y": the parser hangs a phrase after the last of two nouns
+        # on the first, the coordination's head; it is the nearer noun's as well
+        found = [p for p in prep_objects(t.head, word) if p.i > t.i]
     if not found and pos(t) in ("VERB", "NOUN") and word != "of":
         # "attacked across a 630-kilometre front against X", "the attack by the RSF on El Fasher":
         # the parser hangs the phrase on the noun before (but "of" there is the noun's own); only
@@ -364,6 +368,11 @@ def _predicated(ctx: Context, t, rule) -> list:
     if listed:
         return listed
     words = ctx.words
+    if t.dep_ == "conj" and (t.head.dep_ in ("appos", "attr", "oprd") or (t.head.dep_ == "pobj" and t.head.head.lower_ == "as")):
+        # "X, a lawyer and president of Y", "X is a lawyer and president of Y", "X served as the
+        # commander and leader of Y": as the first noun
+        # (not further: "with A, B, C and other partners" is a list of names, no role of A's)
+        t = t.head
     head = t.head
     if t.dep_ == "pobj" and head.lower_ == "of" and counts(head.head, words):
         t = head.head  # "X is one of the members of Y", "X, one of the leaders of Y"
@@ -381,8 +390,6 @@ def _predicated(ctx: Context, t, rule) -> list:
         return subjects(t.head, ctx.words)
     if t.dep_ == "appos":
         return [t.head]
-    if t.dep_ == "conj" and t.head.dep_ == "appos":
-        return [t.head.head]
     return []
 
 
