@@ -1097,3 +1097,13 @@ def test_a_phrase_after_the_last_of_two_roles_is_that_role_s(extract, text, fact
     facts = extract("Ali Musa, a veteran of the Somali army and president of Harbor Trust, said the plan would fail.")
     assert (iri_key("Ali Musa"), "leaderOf", iri_key("Harbor Trust")) in facts, facts
     assert not any(p == "leaderOf" and o != iri_key("Harbor Trust") for _, p, o in facts), facts
+
+
+def test_a_role_opening_the_sentence_before_a_name_is_the_name_s(extract):
+    """"A senior Hamas official, Osama Hamdan said": the parser makes the role and the name two
+    subjects of the verb (kg_fronted_names makes the role the name's apposition, as with a comma
+    after the name). A phrase of time so placed is no role ("A day later, Osama Hamdan said")."""
+    assert (iri_key("Osama Hamdan"), "memberOf", "hamas") in extract(
+        "A senior Hamas official, Osama Hamdan said the talks had failed.")
+    facts = extract("A day later, Osama Hamdan said the talks with Hamas had failed.")
+    assert not any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts

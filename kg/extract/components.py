@@ -453,6 +453,9 @@ class FrontedNames:
     subject and closed by a comma, the name is the subject and the noun phrase its apposition, as
     the parser reads "Tikrit, the capital of Salahuddin province, was retaken"."""
 
+    def __init__(self) -> None:
+        self._titles: frozenset[str] | None = None
+
     def __call__(self, doc: Doc) -> Doc:
         for sent in list(doc.sents):
             name = sent[0]
@@ -471,4 +474,36 @@ class FrontedNames:
                 continue
             name.dep_ = subject.dep_
             subject.head, subject.dep_ = name, "appos"
+        for sent in list(doc.sents):
+            self._role_before_name(doc, sent)
         return doc
+
+    def _role_before_name(self, doc: Doc, sent) -> None:
+        """"A senior Hamas official, Osama Hamdan said": a sentence that opens with a role's noun
+        phrase (a title of the lexicon at its head), a comma, then a name, with no comma closing
+        the name. The parser makes the two the verb's two subjects, or the role an adverb of it;
+        the name is the subject and the role its apposition, as with the closing comma."""
+        role = comma = None
+        for token in sent:
+            if token.tag_ in ("NN", "NNS") and token.left_edge.i == sent.start and token.dep_ in ("nsubj", "npadvmod"):
+                # the comma after the phrase: its last word, where the parser hung it on the noun
+                comma = token.right_edge.i if doc[token.right_edge.i].text == "," else token.right_edge.i + 1
+                role = token
+                break
+        if role is None or comma + 1 >= sent.end or doc[comma].text != "," or role.ent_type_ in ("DATE", "TIME") \
+                or not (role.lower_ in self.titles or role.lower_.removesuffix("s") in self.titles):
+            return
+        verb = role.head
+        name = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i != role.i
+                     and c.left_edge.i == comma + 1 and c.tag_ in PROPER), None)
+        if name is None or name.i >= verb.i or doc[name.right_edge.i + 1].text == ",":
+            return
+        role.head, role.dep_ = name, "appos"
+
+    @property
+    def titles(self) -> frozenset[str]:
+        """The last words of the lexicon's titles (a member's, a leader's): "official", "professor"."""
+        if self._titles is None:
+            self._titles = frozenset(form.split()[-1] for rule in data().lexicon.rules_for("title")
+                                     for form in rule.lemmas)
+        return self._titles
