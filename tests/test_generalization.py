@@ -1107,3 +1107,17 @@ def test_a_role_opening_the_sentence_before_a_name_is_the_name_s(extract):
         "A senior Hamas official, Osama Hamdan said the talks had failed.")
     facts = extract("A day later, Osama Hamdan said the talks with Hamas had failed.")
     assert not any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("text, member, host", [
+    ("The United States welcomes Morocco as the newest member of the Global Coalition to Defeat ISIS.",
+     "morocco", "united-states"),
+    ("Kenya welcomed Somalia as a member of the East African Community.", "somalia", "kenya"),
+])
+def test_a_role_an_as_phrase_names_after_welcome_is_the_one_welcomed(extract, text, member, host):
+    """"X welcomed Y as a member of Z": Y is the member, as after appoint or elect (words.toml
+    appointment_verbs); not X, whom "as part of" after another verb would make it ("X flies
+    missions as part of Z")."""
+    facts = extract(text)
+    assert any(s == member and p == "memberOf" for s, p, _ in facts), facts
+    assert not any(s == host and p == "memberOf" for s, p, _ in facts), facts

@@ -235,12 +235,16 @@ def _modified(ctx: Context, t, rule) -> list:
 @slot("adverbial_subject")
 def _adverbial_subject(ctx: Context, t, rule) -> list:
     """Who does what an "in ... / as ..." phrase qualifies: "In coordination with X, US forces
-    conducted ...", "strikes in support of X" (whoever conducted them), "... as part of X"."""
+    conducted ...", "strikes in support of X" (whoever conducted them), "... as part of X"; after
+    a verb of appointing or welcoming, the one appointed ("welcomed Y as a member of X")."""
     if t.dep_ != "pobj" or t.head.lower_ not in ("in", "with", "as"):
         return []
     qualified = t.head.head
     while qualified.pos_ == "ADP" and qualified.dep_ in ("conj", "prep") and qualified.head.i != qualified.i:
         qualified = qualified.head  # "coordinated with and in support of X"
+    if t.head.lower_ == "as" and qualified.pos_ == "VERB" and lemma(qualified) in ctx.words.appointment_verbs:
+        # "the United States welcomed Morocco as the newest member of Y": the one welcomed
+        return [c for c in children(qualified) if c.dep_ in ("dobj", "nsubjpass")]
     if qualified.pos_ in ("VERB", "AUX"):
         if qualified.dep_ == "acl" and pos(qualified.head) == "NOUN":  # "strikes coordinated ... in support of X"
             return event_agents(qualified.head, ctx.words)
