@@ -1121,3 +1121,41 @@ def test_a_role_an_as_phrase_names_after_welcome_is_the_one_welcomed(extract, te
     facts = extract(text)
     assert any(s == member and p == "memberOf" for s, p, _ in facts), facts
     assert not any(s == host and p == "memberOf" for s, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("NATO member Turkey blocked the bid.", ("turkey", "memberOf", "nato")),
+    ("Turkey and other NATO members blocked the bid.", ("turkey", "memberOf", "nato")),
+    ("Turkey is among the members of NATO.", ("turkey", "memberOf", "nato")),
+    ("Ministers of the Global Coalition to Defeat ISIS met in Rome. Coalition partner Jordan struck targets "
+     "near Raqqa.", ("jordan", "memberOf", "us-led-coalition")),
+    ("Uganda participates in the African Union Mission in Somalia.", ("uganda", "memberOf", "amisom")),
+])
+def test_a_state_s_title_in_an_organization_makes_it_a_member(extract, text, fact):
+    """A state or an organization is a member of the organization its title names ("NATO member
+    Turkey", words.toml side_titles; "partner" of an international organization only), of one it is
+    counted among, or of one it participates in."""
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Hezbollah partner Amal condemned the strike.",  # a partner of an armed group is its ally
+    "Coalition partner Jordan struck targets near Raqqa.",  # no coalition named: none to belong to
+    "Sweden participated in the talks with the Taliban in Doha.",  # talks are no organization
+])
+def test_a_state_s_title_or_participation_without_an_organization_is_no_membership(extract, text):
+    facts = extract(text)
+    assert not any(p == "memberOf" for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("text", [
+    "Omar Said is one of the leaders of the Ogaden National Liberation Front.",
+    "Omar Said is among the leaders of the Ogaden National Liberation Front.",
+    "Omar Said and other leaders of the Ogaden National Liberation Front met in Nairobi.",
+])
+def test_one_of_several_leaders_is_a_member(extract, text):
+    """One counted out of or among an organization's leaders, or with "other" leaders, is one of
+    several: its member, not the one who leads it (parse.one_of_several)."""
+    facts = extract(text)
+    assert (iri_key("Omar Said"), "memberOf", iri_key("Ogaden National Liberation Front")) in facts, facts
+    assert not any(p == "leaderOf" for _, p, _ in facts), facts

@@ -67,6 +67,7 @@ class Words:
     seat_verbs: frozenset[str]
     seat_nouns: frozenset[str]
     profession_titles: frozenset[str]
+    side_titles: dict[str, str]
     kin_nouns: frozenset[str]
     organization_nouns: frozenset[str]
     institution_heads: frozenset[str]

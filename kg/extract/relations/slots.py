@@ -381,6 +381,8 @@ def _predicated(ctx: Context, t, rule) -> list:
     if t.dep_ == "pobj" and head.lower_ == "of" and counts(head.head, words):
         t = head.head  # "X is one of the members of Y", "X, one of the leaders of Y"
         head = t.head
+    if t.dep_ == "pobj" and head.lower_ == "among" and lemma(head.head) in words.copular_verbs:
+        return subjects(head.head, words)  # "X is among the members of Y": one of them
     if t.dep_ == "pobj" and head.lower_ == "as" and head.head.pos_ in ("VERB", "AUX"):
         verb = head.head  # "X serves as Y's spokesman", "Y appointed X as its commander"
         if lemma(verb) in words.appointment_verbs:

@@ -36,11 +36,18 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     X") names one of its several: the person is a member of it, not its leader."""
 
     for m in ctx.mentions:
-        if m.type != "Person" or m.kind != "name" or not m.key:
+        person = m.type == "Person"
+        if m.kind != "name" or not m.key or not (person or rule.relation == "memberOf" and is_a(m.type, "Agent")):
             continue
-        found = _titles_of(ctx, m)
+        found = _titles_of(ctx, m, ctx.titles if person else ctx.words.side_titles)
         for title in found:
             word = title_word(title, ctx.words)
+            if not person:  # a state's or an organization's title: "NATO member Turkey"
+                side = ctx.words.side_titles.get(word)
+                if side is not None:
+                    yield from (Found(m.key, org, rule, title.i) for org in _title_organizations(ctx, title, m)
+                                if is_a(ctx.type_of(org), side) and _named(ctx, org))
+                continue
             after = ctx.doc[title.i + 1] if title.i + 1 < len(ctx.doc) else None
             if after in found and f"{word} {title_word(after, ctx.words)}" in ctx.titles:
                 continue  # "Secretary General": the two words are one title, read at the second
@@ -62,26 +69,36 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
                 yield Found(m.key, org, rule, title.i)
 
 
-def _titles_of(ctx: Context, m: Mention) -> list:
-    """The title words of a person's name: before it, in apposition, or the noun it is in apposition to."""
+def _named(ctx: Context, key: str) -> bool:
+    """Whether the document names the entity ``key`` (not only a generic word: "Coalition partner
+    Jordan" with no coalition named is no membership of a known one)."""
+    return any(m.key == key and m.kind in ("name", "acronym", "alias", "shortened") for m in ctx.mentions)
+
+
+def _titles_of(ctx: Context, m: Mention, known) -> list:
+    """The title words of a name (the ``known`` titles: a person's, or a state's or an organization's,
+    :func:`titles`): before it, in apposition, or the noun it is in apposition to."""
     doc = ctx.doc
     found = []
-    if m.start > 0 and title_word(doc[m.start - 1], ctx.words) in ctx.titles:
+    if m.start > 0 and title_word(doc[m.start - 1], ctx.words) in known:
         found.append(doc[m.start - 1])
     head = doc[m.end - 1]
     for c in children(head):
-        if c.dep_ in ("appos", "compound") and title_word(c, ctx.words) in ctx.titles and c not in found:
+        if c.dep_ in ("appos", "compound") and title_word(c, ctx.words) in known and c not in found:
             found.append(c)
+    # "Turkey and other NATO members", "Haniyeh and other Hamas leaders": one of them
+    found += [c for c in children(head) if c.dep_ == "conj" and title_word(c, ctx.words) in known
+              and any(k.lower_ == "other" for k in children(c)) and c not in found]
     first = first_conjunct(head)
     if first is not head:  # a later name of a list takes the title the list is in apposition to
         # ("Greenpeace members A and B") or a plural one before its first name ("Hamas leaders A and B")
         shared = [first.head] if first.dep_ == "appos" else []
         shared += [c for c in children(first) if c.dep_ == "compound" and c.tag_ in ("NNS", "NNPS")]
-        found += [t for t in shared if title_word(t, ctx.words) in ctx.titles and t not in found]
-    if head.dep_ == "appos" and title_word(head.head, ctx.words) in ctx.titles:
+        found += [t for t in shared if title_word(t, ctx.words) in known and t not in found]
+    if head.dep_ == "appos" and title_word(head.head, ctx.words) in known:
         found.append(head.head)
     elif head.dep_ == "appos" and head.head.dep_ == "pobj" and head.head.head.dep_ == "prep" and \
-            title_word(head.head.head.head, ctx.words) in ctx.titles and _names_an_organization(ctx, head.head):
+            title_word(head.head.head.head, ctx.words) in known and _names_an_organization(ctx, head.head):
         # "a spokesman for the Houthis, Mohammed Abdulsalam,": the parser set the name beside the
         # organization, which a person's name cannot describe; it is the title's
         found.append(head.head.head.head)
