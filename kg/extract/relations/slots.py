@@ -372,7 +372,8 @@ def _predicated(ctx: Context, t, rule) -> list:
     if listed:
         return listed
     words = ctx.words
-    if t.dep_ == "conj" and (t.head.dep_ in ("appos", "attr", "oprd") or (t.head.dep_ == "pobj" and t.head.head.lower_ == "as")):
+    if t.dep_ == "conj" and (t.head.dep_ in ("appos", "attr", "oprd")
+                             or t.head.dep_ == "pobj" and t.head.head.lower_ == "as"):
         # "X, a lawyer and president of Y", "X is a lawyer and president of Y", "X served as the
         # commander and leader of Y": as the first noun
         # (not further: "with A, B, C and other partners" is a list of names, no role of A's)

@@ -33,7 +33,9 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
     """A person's title ties them to the organization or country it is of. A leader's title with a
     common noun before it ("an ISIL gang leader", "an artillery crew chief in Abel Battery") heads
     a part of the organization, and an indefinite one ("X, a Taliban commander", "an ISIS leader,
-    X") names one of its several: the person is a member of it, not its leader."""
+    X") names one of its several: the person is a member of it, not its leader. A state or an
+    organization is a member of the organization its title names ("NATO member Turkey": words.toml
+    side_titles)."""
 
     for m in ctx.mentions:
         person = m.type == "Person"
