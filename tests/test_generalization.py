@@ -1159,3 +1159,14 @@ def test_one_of_several_leaders_is_a_member(extract, text):
     facts = extract(text)
     assert (iri_key("Omar Said"), "memberOf", iri_key("Ogaden National Liberation Front")) in facts, facts
     assert not any(p == "leaderOf" for _, p, _ in facts), facts
+
+
+def test_a_side_stood_with_or_behind_is_an_ally(extract):
+    """"X stands with Y", "X stands behind Y": allies (lexicon ally-stand-with); not when denied,
+    nor what one stands with that is no side."""
+    assert ("kenya", "allyOf", "somalia") in extract("Kenya stands with Somalia against al-Shabaab.")
+    facts = extract("The United States stands behind Ukraine.")
+    assert ("ukraine", "allyOf", "united-states") in facts or ("united-states", "allyOf", "ukraine") in facts, facts
+    for text in ("Kenya does not stand with Somalia.", "The offer from Kenya stands with no conditions attached."):
+        facts = extract(text)
+        assert not any(p == "allyOf" for _, p, _ in facts), facts
