@@ -458,39 +458,42 @@ class FrontedNames:
 
     def __call__(self, doc: Doc) -> Doc:
         for sent in list(doc.sents):
-            name = sent[0]
-            while name.i + 1 < sent.end and doc[name.i + 1].tag_ in PROPER and doc[name.i + 1].head.i == name.i:
-                name = doc[name.i + 1]  # a name the tokenizer left in pieces: its last word heads it
-            if name.tag_ not in PROPER or name.lower_ in CALENDAR or name.dep_ not in ("advmod", "npadvmod") \
-                    or name.i + 2 >= sent.end or doc[name.i + 1].text != ",":
-                continue
-            verb = name.head
-            subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
-                            and c.left_edge.i == name.i + 2), None)
-            if subject is None or subject.tag_ not in ("NN", "NNS"):
-                continue
-            end = subject.right_edge.i  # the closing comma, or the word before it
-            if end >= verb.i or "," not in (doc[end].text, doc[end + 1].text):
-                continue
-            name.dep_ = subject.dep_
-            subject.head, subject.dep_ = name, "appos"
-        for sent in list(doc.sents):
+            self._name_before_phrase(doc, sent)
             self._role_before_name(doc, sent)
         return doc
+
+    @staticmethod
+    def _name_before_phrase(doc: Doc, sent) -> None:
+        """"Mosul, the capital of Nineveh province, fell": the name the subject, the phrase its apposition."""
+        name = sent[0]
+        while name.i + 1 < sent.end and doc[name.i + 1].tag_ in PROPER and doc[name.i + 1].head.i == name.i:
+            name = doc[name.i + 1]  # a name the tokenizer left in pieces: its last word heads it
+        if name.tag_ not in PROPER or name.lower_ in CALENDAR or name.dep_ not in ("advmod", "npadvmod") \
+                or name.i + 2 >= sent.end or doc[name.i + 1].text != ",":
+            return
+        verb = name.head
+        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+                        and c.left_edge.i == name.i + 2), None)
+        if subject is None or subject.tag_ not in ("NN", "NNS"):
+            return
+        end = subject.right_edge.i  # the closing comma, or the word before it
+        if end >= verb.i or "," not in (doc[end].text, doc[end + 1].text):
+            return
+        name.dep_ = subject.dep_
+        subject.head, subject.dep_ = name, "appos"
 
     def _role_before_name(self, doc: Doc, sent) -> None:
         """"A senior Hamas official, Osama Hamdan said": a sentence that opens with a role's noun
         phrase (a title of the lexicon at its head), a comma, then a name, with no comma closing
         the name. The parser makes the two the verb's two subjects, or the role an adverb of it;
         the name is the subject and the role its apposition, as with the closing comma."""
-        role = comma = None
-        for token in sent:
-            if token.tag_ in ("NN", "NNS") and token.left_edge.i == sent.start and token.dep_ in ("nsubj", "npadvmod"):
-                # the comma after the phrase: its last word, where the parser hung it on the noun
-                comma = token.right_edge.i if doc[token.right_edge.i].text == "," else token.right_edge.i + 1
-                role = token
-                break
-        if role is None or comma + 1 >= sent.end or doc[comma].text != "," or role.ent_type_ in ("DATE", "TIME") \
+        role = next((t for t in sent if t.tag_ in ("NN", "NNS") and t.left_edge.i == sent.start
+                     and t.dep_ in ("nsubj", "npadvmod")), None)
+        if role is None:
+            return
+        # the comma after the phrase: its last word, where the parser hung it on the noun
+        comma = role.right_edge.i if doc[role.right_edge.i].text == "," else role.right_edge.i + 1
+        if comma + 1 >= sent.end or doc[comma].text != "," or role.ent_type_ in ("DATE", "TIME") \
                 or not (role.lower_ in self.titles or role.lower_.removesuffix("s") in self.titles):
             return
         verb = role.head

@@ -57,19 +57,16 @@ def forms(token, words: Words, lemma_: str | None = None) -> set[str]:
     return out
 
 
-def one_of_several(noun) -> bool:
+def one_of_several(noun, words: Words) -> bool:
     """"a commander", "an ISIS leader", "another founder", "X and other Hamas leaders", "X is one of
     the leaders of Y", "X is among the leaders of Y": a noun with an indefinite article or "other",
     or counted out of or among, names one of several ("X, a Taliban commander" is one of its
     commanders, not the one who leads it)."""
-    if noun.dep_ == "pobj" and (noun.head.lower_ == "among" or noun.head.lower_ == "of" and (
-            noun.head.head.pos_ == "NUM" or noun.head.head.lower_ in SOME)):
+    if noun.dep_ == "pobj" and (noun.head.lower_ == "among" or noun.head.lower_ == "of" and counts(noun.head.head, words)):
         return True
     return any(c.dep_ == "det" and c.lower_ in ("a", "an", "another") or c.dep_ == "amod" and c.lower_ == "other"
                for c in children(noun))
 
-
-SOME = ("one", "some", "several", "many", "few", "each", "any")  # "one of the leaders of Y": one of several
 
 
 def pobjs(prep) -> list:

@@ -58,7 +58,7 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             first = title.i - word.count(" ")
             if first > 0 and title_word(ctx.doc[first - 1], ctx.words) in ctx.words.deputy_words:
                 word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
-            sub_unit = heads_a_part(ctx, title) or one_of_several(title)
+            sub_unit = heads_a_part(ctx, title) or one_of_several(title, ctx.words)
             if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
                     or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
                 continue

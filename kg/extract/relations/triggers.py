@@ -49,7 +49,7 @@ class Triggers:
             matched = {self.order[r.id]: r for form in forms(token, self.words, lemma_) for r in by_form.get(form, ())
                        if (not r.only_with_light_verb or _with_light_verb(token, r.light_verbs, self.words))
                        and (not r.purposes or _with_purpose(token, r.purposes))
-                       and (not r.article or (r.article == "indefinite") == one_of_several(token))}
+                       and (not r.article or (r.article == "indefinite") == one_of_several(token, self.words))}
             if trace is not None:
                 _note_triggers(trace, token, lemma_, by_form, matched, self.words)
             for _, rule in sorted(matched.items()):
