@@ -794,6 +794,17 @@ def test_a_us_state_after_its_town_holds_it(extract):
     assert ("tbilisi-ge", "locatedIn", "georgia") in extract("The storm hit Tbilisi in Georgia on Monday.")
 
 
+def test_a_state_places_its_town_in_no_country_the_text_does_not_say(extract):
+    """"Toledo, Ohio" says the town is in Ohio; that Ohio is in the United States is the
+    gazetteer's knowledge, not the story's, even where the story names the country elsewhere. A
+    compass region says its country by its name ("in northern Iraq")."""
+    facts = extract("The United States imposed new tariffs on steel. A plant closed in Toledo, Ohio, on Friday.")
+    assert ("toledo", "locatedIn", "us-state-ohio") in facts
+    assert ("toledo", "locatedIn", "united-states") not in facts
+    facts = extract("Iraq held elections in May. Gunmen attacked a checkpoint in Baiji in northern Iraq.")
+    assert ("bayji-iq", "locatedIn", "iraq") in facts  # the town by its GeoNames spelling
+
+
 def test_a_place_in_a_nearby_place_lies_there(extraction):
     """"in nearby Dayton", "in neighboring Jordan": the word between "in" and the place says the
     place is near the story's, not that the thing is anywhere else."""

@@ -207,15 +207,16 @@ def _joint_actions(found: list[Found], rules: list) -> list[Found]:
 
 def _regions_lie_in_their_country(ctx: Context, found: list[Found]) -> list[Found]:
     """"in eastern Syria" also says "in Syria" (of a place, and of an organization's seat: "a group
-    based in northeastern Nigeria"): a region the gazetteer places in a country lies in it,
-    where its name says the country (a compass region) or the document names the country: a fact
-    between the document's own entities ("Lumberton, N.C." in a story that never names the United
-    States links no town to it)."""
+    based in northeastern Nigeria"): a compass region the gazetteer derives from a country lies in
+    it, as its name says. A region that only the gazetteer places in a country says nothing of the
+    country: "Detroit, Mich." in a story that names the United States elsewhere is no statement
+    that Detroit lies in the United States (until 2026-12-07 it was, where the document named the
+    country: on kg's seventeen training sets 19 such facts were made and one was annotated)."""
     out = []
     for f in found:
         entry = ctx.gazetteer.entries.get(f.object)
         if f.rule.relation in ("locatedIn", "basedIn") and entry is not None and entry.type == "Region" and entry.country \
                 and f.subject != entry.country \
-                and (entry.source == f"derived:{entry.country}" or entry.country in ctx.types):
+                and entry.source == f"derived:{entry.country}":
             out.append(Found(f.subject, entry.country, f.rule, f.trigger))
     return out
