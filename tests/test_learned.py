@@ -609,3 +609,15 @@ def test_conll04_s_dateline_agency_is_taught_as_no_seat(tmp_path):
         [("OrgBased_In", 2, 0), ("Located_In", 0, 1)],
     )
     assert [label.predicates for label in document.labels] == [("locatedIn",)]
+
+
+def test_a_threshold_is_the_lowest_near_the_best_of_a_flat_curve():
+    """memberOf's additions from 0.60 and from 0.65 scored 0.5756 and 0.5757 out of fold: the
+    higher won by a ten-thousandth, a judgement, and took a right fact from a check part. Vetoes
+    and additions alike keep the lowest threshold within their tolerance of the best; one that
+    scores clearly higher is still chosen, and none that passes leaves the default."""
+    from kg.train.fit import ADD_TOLERANCE, lowest_near_best
+
+    assert lowest_near_best([(0.6, 0.5756), (0.65, 0.5757), (0.7, 0.5653)], ADD_TOLERANCE, 1.1) == 0.6
+    assert lowest_near_best([(0.3, 0.61), (0.35, 0.62), (0.4, 0.6195)], ADD_TOLERANCE, 1.1) == 0.35
+    assert lowest_near_best([], ADD_TOLERANCE, 1.1) == 1.1
