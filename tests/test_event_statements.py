@@ -47,7 +47,7 @@ def agents_of(found, kind="Attack") -> set[str]:
 
 
 @pytest.mark.parametrize("text, agent, place", [
-    ("The government blamed the Shining Path for the bombing of a police station in Lima.", "shining-path", "lima"),
+    ("The government blamed the Shining Path for the bombing of a police station in Lima.", "shining-path", "lima-pe"),
     ("Al-Shabaab claimed responsibility for the attack on a hotel in Mogadishu.", "al-shabaab", "mogadishu"),
     ("ETA exploded a car bomb in Bilbao.", "basque-fatherland-and-fredom", "bilbao"),
     ("The bombing, which was carried out by the Irish Republican Army, killed four soldiers in Belfast.",

