@@ -563,6 +563,19 @@ def test_a_unit_or_branch_of_an_organization_belongs_to_it(extract, text, fact):
     assert fact in extract(text)
 
 
+def test_a_part_of_its_possessor_belongs_to_it_and_a_state_s_office_does_not(extract):
+    """"the Treasury's Office of Foreign Assets Control": an organization names its part with
+    itself as the possessor (words.toml part_nouns); a state's own office is its institution, and
+    a side's ally in the possessor's place is no part of it."""
+    facts = extract("The Treasury's Office of Foreign Assets Control froze the broker's accounts on Monday.")
+    assert any(s.startswith("ofice-of-foreign") and p == "memberOf" and o == "treasury" for s, p, o in facts), facts
+    facts = extract("The African Union's Peace and Security Council extended the mission.")
+    assert ("peace-and-security-council", "memberOf", "african-union") in facts
+    assert ("military-comision", "memberOf", "taliban") in extract(
+        "The Taliban's Military Commission issued new orders to its fighters.")
+    assert not any(p == "memberOf" for s, p, o in extract("Kenya's National Intelligence Service warned of attacks."))
+    assert not any(p == "memberOf" for s, p, o in extract("Hamas's ally Hezbollah fired rockets at the border."))
+
 
 @pytest.mark.parametrize("text, fact", [
     ("Al-Bab is a town in northern Syria, located 40 kilometres northeast of Aleppo.", ("albab-sy", "locatedIn", "syria")),

@@ -90,6 +90,7 @@ class Words:
     name_modifiers: frozenset[str]
     generic_organizations: frozenset[str]
     unit_nouns: frozenset[str]
+    part_nouns: frozenset[str]
     person_titles: frozenset[str]
     title_offices: frozenset[str]
     name_prepositions: frozenset[str]

@@ -535,8 +535,8 @@ def _past_other_name(ctx: Context, i: int) -> int:
 
 
 def units(ctx: Context, rule: Rule) -> Iterator[Found]:
-    """A unit's name, a comma, a bigger unit's name; a unit of its possessor; an armed group "of"
-    another: the first belongs to the second."""
+    """A unit's name, a comma, a bigger unit's name; a unit or a part of its possessor; an armed
+    group "of" another: the first belongs to the second."""
     doc, unit_nouns = ctx.doc, ctx.words.unit_nouns
     names = {m.start: m for m in ctx.mentions if m.kind == "name" and m.key and is_a(m.type, "Organization")
              and m.text.replace("-", " ").split()[-1].lower() in unit_nouns}
@@ -545,8 +545,13 @@ def units(ctx: Context, rule: Rule) -> Iterator[Found]:
         parent = names.get(m.end + 1)
         if parent is not None and doc[m.end].text == "," and parent.key != m.key:
             yield Found(m.key, parent.key, rule, m.end)
-        # "the U.S. Army's XVIII Airborne Corps": a unit of its possessor
-        owner = next((orgs.get(c.i) for c in children(doc[m.end - 1]) if c.dep_ == "poss"), None)
+    # "the U.S. Army's XVIII Airborne Corps", "the Treasury's Office of Foreign Assets Control": a
+    # unit or a part of the organization that possesses it
+    for m in orgs.values():
+        head = doc[m.start:m.end].root  # "Office" of "Office of Foreign Assets Control"
+        if m.start not in names and lemma(head) not in ctx.words.part_nouns:
+            continue
+        owner = next((orgs.get(c.i) for c in children(head) if c.dep_ == "poss"), None)
         if owner is None and m.start >= 2 and doc[m.start - 1].tag_ == "POS":
             owner = next((o for o in orgs.values() if o.end == m.start - 1), None)
         if owner is not None and owner.key != m.key:
