@@ -68,7 +68,6 @@ def one_of_several(noun, words: Words) -> bool:
                for c in children(noun))
 
 
-
 def pobjs(prep) -> list:
     """The objects of a preposition, through stacked prepositions ("out of", "along with")."""
     out = []
