@@ -1,8 +1,8 @@
 """What kg derives from its data files at every start, kept between runs.
 
 Each process that extracts (the build itself, or each of its workers) merges the gazetteer with
-the dictionaries and tokenizes its 13,000 names before the first article: 1.2 s of each worker's
-3 s start-up, the same result every time. :func:`cached` keeps such a result in a JSON file under
+the dictionaries, tokenizes its 13,000 names and indexes 11,700 places before the first article:
+1.3 s of each worker's 3 s start-up, the same result every time. :func:`cached` keeps such a result in a JSON file under
 ``$KG_CACHE_DIR`` (default ``$XDG_CACHE_HOME/kg``, else ``~/.cache/kg``; an empty value keeps
 nothing), named by a hash of everything that made it: kg's code, every file of the data folder
 (``ontology/``, or your copy named by ``KG_DATA``) and what the caller adds (spaCy's and the

@@ -1,6 +1,6 @@
-"""kg's cache of what it derives from its data at each start (kg/cache.py): the merged gazetteer
-and the tokens of its names are read back as they were built, a change of what made them is a
-new file, and a cache that cannot be read or written only costs time."""
+"""kg's cache of what it derives from its data at each start (kg/cache.py): the merged gazetteer,
+the tokens of its names and the indexed places are read back as they were built, a change of what
+made them is a new file, and a cache that cannot be read or written only costs time."""
 
 from __future__ import annotations
 
@@ -96,6 +96,18 @@ def test_the_gazetteer_read_back_is_the_one_merged(folder):
     assert again.entries == merged.entries and list(again.entries) == list(merged.entries)
     assert again.by_key == merged.by_key and again.demonyms == merged.demonyms
     assert again.lookup("Daesh").id == merged.lookup("Daesh").id == "islamic-state"
+
+
+def test_the_places_read_back_are_the_ones_indexed(folder):
+    from kg.extract import geonames
+
+    indexed = geonames._indexed_places()
+    again = geonames._decode(json.loads(json.dumps(geonames._encode(indexed))))
+    assert again == indexed and list(again.by_id) == list(indexed.by_id)
+    # one object per place, whichever index reaches it, and the most populous first as indexed
+    assert all(again.by_id[p.geonames_id] is p for found in again.own.values() for p in found)
+    assert again.town("Madrid").country == "ES" and again.town("Madrid", "CO").country == "CO"
+    assert again.country("Ivory Coast").country == "CI" and again.country("Atlantis") is None
 
 
 def test_the_names_are_found_as_spacys_two_span_rulers_found_them():

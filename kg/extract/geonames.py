@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from ..cache import cached
 from ..datafiles import Fields, jsonl
 from .namekeys import iri_key, match_key
 from ..namespaces import GEONAMES_IRI
@@ -159,6 +160,13 @@ def place_rows() -> list[dict]:
 
 @cache
 def load_places() -> Places:
+    """The places of ontology/places.jsonl, indexed by name key; made once for a given code and
+    data, then read from kg's cache (:func:`kg.cache.cached`): checking and indexing the 11,700
+    rows take 0.22 s, reading them back 0.11 s, of the start a build makes before its workers fork."""
+    return cached("places", _indexed_places, _encode, _decode)
+
+
+def _indexed_places() -> Places:
     countries: dict[str, Place] = {}
     country_by_key: dict[str, str] = {}
     rows = place_rows()
@@ -178,6 +186,30 @@ def load_places() -> Places:
         for rank, key in enumerate(row["keys"]):
             (alternate if rank else own).setdefault(key, []).append(place)
     return Places(own, alternate, countries, country_by_key, by_id)
+
+
+def _encode(places: Places) -> dict:
+    """JSON of ``places``: each place once, the indexes by its position."""
+    position = {place.geonames_id: i for i, place in enumerate(places.by_id.values())}
+
+    def ids(index: dict[str, list[Place]]) -> dict[str, list[int]]:
+        return {key: [position[p.geonames_id] for p in found] for key, found in index.items()}
+
+    return {"places": [[p.geonames_id, p.name, p.country, p.lat, p.lon, p.population] for p in places.by_id.values()],
+            "own": ids(places.own), "alternate": ids(places.alternate),
+            "countries": {iso: position[p.geonames_id] for iso, p in places.countries.items()},
+            "country_by_key": places.country_by_key}
+
+
+def _decode(data: dict) -> Places:
+    every = [Place(*row) for row in data["places"]]
+
+    def index(ids: dict[str, list[int]]) -> dict[str, list[Place]]:
+        return {key: [every[i] for i in found] for key, found in ids.items()}
+
+    return Places(index(data["own"]), index(data["alternate"]),
+                  {iso: every[i] for iso, i in data["countries"].items()}, dict(data["country_by_key"]),
+                  {p.geonames_id: p for p in every})
 
 
 def main() -> None:
