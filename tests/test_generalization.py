@@ -167,6 +167,21 @@ def test_acronym_defined_in_the_text_is_one_entity_with_a_merge_record(extractio
     assert model.type == "ArmedGroup"
 
 
+def test_a_name_opening_with_an_organizations_word_is_the_organization(extraction):
+    """NER reads "Jaysh al-Adl" as a person's name: its first word ("army") says it is a group,
+    whose leader the text then names. "Ansar" is a given name as well, so it says nothing; and
+    "Hezbollah" after "Kata'ib" is the name of another group."""
+    result = extraction("Salahuddin Farooqui, the leader of Jaysh al-Adl, said the group carried out the bombing.")
+    assert next(e for e in result.entities if e.key == "jaysh-aladl").type == "ArmedGroup"
+    assert ("salahudin-faroqui", "leaderOf", "jaysh-aladl") in {(a.subject, a.predicate, a.object)
+                                                                 for a in result.assertions}
+    result = extraction("Ansar Abbasi, a journalist from Islamabad, reported the bombing.")
+    assert next(e for e in result.entities if e.label == "Ansar Abbasi").type == "Person"
+    # a known name after such a word is part of another group's name: Kata'ib Hezbollah is not Hezbollah
+    result = extraction("Fighters of Kata'ib Hezbollah fired rockets at a base near Erbil.")
+    assert {e.key for e in result.entities if e.type == "ArmedGroup"} == {"kataib-hezbollah"}
+
+
 def test_transliterations_and_forms_share_one_key(extraction):
     keys = set()
     for text in ("Al-Qaida claimed the attack.", "Fighters of al-Qaeda claimed the attack.",

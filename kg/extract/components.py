@@ -35,6 +35,7 @@ from .docindex import CITATION_MARK, gazetteer_ids  # noqa: F401  (gazetteer_ids
 from .gazetteer import Gazetteer
 from .namehood import capitals
 from .resources import Resources
+from .types import opening_word
 from .words import Words
 
 NAMES_KEY = "kg_names"
@@ -245,6 +246,7 @@ class MergeNames:
         self.spans_key, self.gazetteer = spans_key, gazetteer
         self.region_words = {w for w, kind in words.place_suffixes.items() if kind == "Region"}
         self.particles = words.name_particles
+        self.openings = words.organization_openings
         self.borrowed: set[str] = set()  # merged forms whose lexemes have their last word's features
 
     def __call__(self, doc: Doc) -> Doc:
@@ -288,13 +290,17 @@ class MergeNames:
         # "Sirte" in "Sirte District" is the district, not the city
         if end < len(doc) and doc[end].text[:1].isupper() and doc[end].lower_ in self.region_words:
             return False
+        # "Kata'ib Hezbollah", "Harakat Hezbollah al-Nujaba": after a word that opens an
+        # organization's name, a known name is part of another organization's
+        before = doc[start - 1] if start > 0 else None
+        if before is not None and before.text[:1].isupper() and opening_word(before.text) in self.openings:
+            return False
         # "Syrian Arab Coalition", "Free Syrian Army": a name written with other capitals than the
         # gazetteer's ("Arab coalition", "Syrian army") after another capitalized word is part of a
         # longer name; so is one before a possessive and a capitalized word ("the Croatian People's
         # Party" is no "Croatian people")
         entry = self.gazetteer.entries[span.id_]
         written_so = span.text in (entry.label, *entry.aliases)
-        before = doc[start - 1] if start > 0 else None
         if before is not None and before.text[:1].isupper() and not before.is_sent_start and before.is_alpha:
             return written_so
         if end + 1 < len(doc) and doc[end].lower_ in ("'s", "\u2019s") and doc[end + 1].text[:1].isupper():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,8 +13,12 @@ NER_TYPES = {"PERSON": "Person", "ORG": "Organization", "GPE": "Settlement", "LO
 
 
 def ner_type(label: str, text: str, words: Words) -> str | None:
-    """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs."""
+    """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs, and
+    by its first word for a name NER took for a person's or a place's ("Jaysh al-Islam")."""
     base = NER_TYPES.get(label)
+    opening = words.organization_openings.get(opening_word(text))
+    if opening and base in ("Person", "Settlement", "Region"):
+        return opening
     suffix = words.place_suffixes.get(text.split()[-1].lower()) if text.split() else None
     if suffix and base in ("Settlement", "Region", "Facility", "Person", "Organization"):
         return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
@@ -23,6 +28,19 @@ def ner_type(label: str, text: str, words: Words) -> str | None:
                                              or last.removesuffix("men") + "man" in words.member_phrase_nouns):
         return org_type(text, words)  # "5th Fleet", "Reserve Airmen": a unit or its people, not a place
     return org_type(text, words) if base == "Organization" else base
+
+
+def opening_word(text: str) -> str:
+    """A name's first word without an article or accents, in lower case, up to a hyphen or an
+    apostrophe: "al-Jama'ah al-Islamiyah" -> "jamaah", "Lashkar-e-Tayyiba" -> "lashkar",
+    "Ejército de Liberación Nacional" -> "ejercito"."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    parts = folded.replace("'", "").split()
+    first = parts[0] if parts else ""
+    if first in ("al", "el") and len(parts) > 1:
+        first = parts[1]
+    first = first.removeprefix("al-").removeprefix("el-")
+    return first.split("-")[0]
 
 
 def head_word(text: str) -> str:

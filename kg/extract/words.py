@@ -34,6 +34,7 @@ class Words:
     place_suffixes: dict[str, str]
     subdivision_words: frozenset[str]
     organization_heads: dict[str, str]
+    organization_openings: dict[str, str]
     # relation rules and polarity
     armed_forces_words: frozenset[str]
     state_soldier_nouns: frozenset[str]
