@@ -221,6 +221,10 @@ def test_who_employs_a_person_is_what_they_work_for(extract):
     assert ("marc-le", "memberOf", "northrop-gruman") in extract(
         "Marc Lee, a contractor employed by Northrop Grumman, was freed on Monday.")
     assert not any(p == "memberOf" for _, p, _ in extract("Northrop Grumman employed new methods in Ohio."))
+    # said the other way round: the one employing is the subject
+    assert ("ana-berg", "memberOf", "bbc") in extract("The BBC hired Anna Berg in 2019 to cover the Sahel.")
+    assert not any(p == "memberOf" for _, p, _ in extract("The company did not hire Anna Berg."))
+    assert not any(p == "memberOf" for _, p, _ in extract("Peter Brown hired a lawyer in Nairobi."))
 
 
 def test_forces_under_the_command_of_a_person_are_led_by_them(extract):
