@@ -2,13 +2,14 @@
 
 Each process that extracts (the build itself, or each of its workers) merges the gazetteer with
 the dictionaries, tokenizes its 13,000 names and indexes 11,700 places before the first article:
-1.3 s of each worker's 3 s start-up, the same result every time. :func:`cached` keeps such a result in a JSON file under
-``$KG_CACHE_DIR`` (default ``$XDG_CACHE_HOME/kg``, else ``~/.cache/kg``; an empty value keeps
-nothing), named by a hash of everything that made it: kg's code, every file of the data folder
-(``ontology/``, or your copy named by ``KG_DATA``) and what the caller adds (spaCy's and the
-model's versions, for tokens). Any change to these is a new name, so a stale file is never read;
-of each kind the :data:`KEEP` newest files stay (two checkouts of kg side by side do not keep
-removing each other's), the older ones are removed when a new one is written.
+1.4 s of each worker's 3 s start-up, the same result every time. :func:`cached` keeps such a
+result in a JSON file under ``$KG_CACHE_DIR`` (default ``$XDG_CACHE_HOME/kg``, else
+``~/.cache/kg``; an empty value keeps nothing), named by a hash of everything that made it: kg's
+code, every file of the data folder (``ontology/``, or your copy named by ``KG_DATA``) and what
+the caller adds (spaCy's and the model's versions, for tokens). Any change to these is a new
+name, so a stale file is never read; of each kind the :data:`KEEP` newest files stay (two
+checkouts of kg side by side do not keep removing each other's), the older ones are removed when
+a new one is written.
 
 JSON, not pickle: loading a file of the cache folder never runs code. Its first line is the
 sha256 of the JSON after it, checked before the JSON is parsed: a file edited, emptied, cut short

@@ -16,12 +16,12 @@ def ner_type(label: str, text: str, words: Words) -> str | None:
     """Ontology class for an NER span not in the gazetteer, refined by its head word for ORGs, and
     by its first word for a name NER took for a person's or a place's ("Jaysh al-Islam")."""
     base = NER_TYPES.get(label)
-    opening = words.organization_openings.get(opening_word(text))
-    if opening and base in ("Person", "Settlement", "Region"):
-        return opening
     suffix = words.place_suffixes.get(text.split()[-1].lower()) if text.split() else None
     if suffix and base in ("Settlement", "Region", "Facility", "Person", "Organization"):
         return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
+    opening = words.organization_openings.get(opening_word(text))
+    if opening and (base == "Person" or base in ("Settlement", "Region") and len(text.replace("-", " ").split()) > 1):
+        return opening  # "Jaysh al-Adl"; a place of one word stays one ("Saraya" is a town as well)
     last = text.split()[-1].lower() if text.split() else ""
     if base in ("Settlement", "Region") and (last in words.unit_nouns or last in words.organization_heads
                                              or last.removesuffix("s") in words.member_phrase_nouns
