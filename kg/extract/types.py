@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING
+
+from .namekeys import fold
 
 if TYPE_CHECKING:
     from .words import Words
@@ -20,7 +21,7 @@ def ner_type(label: str, text: str, words: Words) -> str | None:
     if suffix and base in ("Settlement", "Region", "Facility", "Person", "Organization"):
         return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
     opening = words.organization_openings.get(opening_word(text))
-    if opening and (base == "Person" or base in ("Settlement", "Region") and len(text.replace("-", " ").split()) > 1):
+    if opening and (base == "Person" or (base in ("Settlement", "Region") and len(text.replace("-", " ").split()) > 1)):
         return opening  # "Jaysh al-Adl"; a place of one word stays one ("Saraya" is a town as well)
     last = text.split()[-1].lower() if text.split() else ""
     if base in ("Settlement", "Region") and (last in words.unit_nouns or last in words.organization_heads
@@ -34,8 +35,7 @@ def opening_word(text: str) -> str:
     """A name's first word without an article or accents, in lower case, up to a hyphen or an
     apostrophe: "al-Jama'ah al-Islamiyah" -> "jamaah", "Lashkar-e-Tayyiba" -> "lashkar",
     "Ejército de Liberación Nacional" -> "ejercito"."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    parts = folded.replace("'", "").split()
+    parts = fold(text).replace("'", "").split()
     first = parts[0] if parts else ""
     if first in ("al", "el") and len(parts) > 1:
         first = parts[1]
