@@ -61,6 +61,8 @@ class Mention:
     ``appositive`` (a description beside the name), ``phrase`` (the members or units named by
     their group: "ISIL fighters", "SDF forces") and ``qualified`` (the name with its country's
     before it: "U.S. Naval Forces Central Command") are surface forms only (:data:`SURFACE_ONLY`).
+    ``also`` holds the other entities a plural pronoun stands for beside ``key``: the names of a
+    coordination ("Russia and the Syrian regime continued their bombardment": both bombard).
     """
 
     start: int
@@ -74,6 +76,7 @@ class Mention:
     gazetteer_id: str | None = None
     sentence: int = 0
     geonames_id: int | None = None
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

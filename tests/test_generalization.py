@@ -89,6 +89,22 @@ def test_every_conjunct_gets_its_facts(extract):
             assert (attacker, "attacked", target) in facts, (attacker, target)
 
 
+def test_a_plural_pronoun_stands_for_every_name_of_a_coordination_in_its_sentence(extract):
+    facts = extract("Russia and the Syrian regime stepped up their bombardment of Idlib on Monday.")
+    assert {("russia", "attacked", "idlib"), ("syria-government", "attacked", "idlib")} <= facts
+    facts = extract("Hezbollah and Amal said their fighters shelled Israeli positions near the border.")
+    assert {("hezbollah", "attacked", "israel-armed-forces"), ("amal", "attacked", "israel-armed-forces")} <= facts
+    # "or" names no group, and a list beside a name that is not one ("its allies") is no group of names
+    facts = extract("Russia or the Syrian regime stepped up their bombardment of Idlib.")
+    assert ("russia", "attacked", "idlib") not in facts
+    facts = extract("The Syrian regime and its allies stepped up their bombardment of Idlib.")
+    assert ("syria-government", "attacked", "idlib") in facts and ("russia", "attacked", "idlib") not in facts
+    # a list a sentence before is not what "their" is: a plural noun that names no one often is
+    facts = extract("Polls show Romney, Paul and Santorum leading the field. Most of the contenders have "
+                    "focused their attacks on the Taliban.")
+    assert not any(s in ("romney", "paul", "santorum") for s, _, _ in facts), facts
+
+
 def test_relative_clause_on_a_description(extract):
     facts = extract("Al-Shabaab, which is linked to al-Qaeda, attacked an army base in Lower Shabelle.")
     assert ("al-qaeda", "allyOf", "al-shabaab") in facts

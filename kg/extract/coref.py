@@ -41,6 +41,7 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer, words
     sent_index = sentence_numbers(doc)
     resolved = list(mentions)
     by_start = sorted(mentions, key=lambda m: m.start)
+    coordinated = _coordinations(doc, mentions)
     for token in tokens(doc):
         if token.i in covered:
             continue
@@ -58,14 +59,18 @@ def resolve_references(doc, mentions: list[Mention], gazetteer: Gazetteer, words
         kind, types, described = reference
         window = PRONOUN_WINDOW if kind == "pronoun" else DESCRIPTION_WINDOW
         antecedent = _supported(token, types, by_start, words) if kind == "pronoun" else None
+        plural = kind == "pronoun" and token.lower_ in PLURAL_PRONOUNS
         if antecedent is None:
             antecedent = _best_antecedent(token, sent_index[token.i], types, described, window, by_start,
-                                          gazetteer, loaded_words, exclude=_own_phrase(token))
+                                          gazetteer, loaded_words, exclude=_own_phrase(token),
+                                          coordinated=coordinated if plural else {})
         if antecedent is None:
             continue
+        group = coordinated.get(antecedent.start, ()) if plural and antecedent.sentence == sent_index[token.i] else ()
         mention = replace(antecedent, start=token.i, end=token.i + 1, start_char=token.idx,
                           end_char=token.idx + len(token.text), text=token.text, kind=kind,
-                          sentence=sent_index[token.i])
+                          sentence=sent_index[token.i],
+                          also=tuple(dict.fromkeys(m.key for m in group if m.key != antecedent.key)))
         resolved.append(mention)
         bisect.insort(by_start, mention, key=lambda m: m.start)
     return sorted(resolved, key=lambda m: m.start)
@@ -171,6 +176,33 @@ def _own_phrase(token) -> set[int]:
 
 
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
+NAMED = frozenset({"name", "acronym", "shortened", "alias", "group"})  # the kinds a coordination's names are of
+
+
+def _coordinations(doc, mentions: list[Mention]) -> dict[int, tuple[Mention, ...]]:
+    """The names of agents that "and" coordinates, by the first token of each: a plural pronoun
+    after them in their sentence stands for them all ("Russia and the Syrian regime continued
+    their bombardment of Aleppo", "Kenya and Uganda said their troops ..."). Every conjunct must be
+    such a name: "Russia and its allies", "Russia or Iran" are no group of names."""
+    at = {i: m for m in mentions if m.kind in NAMED and m.key for i in range(m.start, m.end)}
+    out: dict[int, tuple[Mention, ...]] = {}
+    seen: set[int] = set()
+    for m in mentions:
+        if m.start not in at or at[m.start] is not m or m.end - 1 in seen:
+            continue
+        root = doc[m.end - 1]
+        while root.dep_ == "conj" and root.head.i != root.i:
+            root = root.head
+        heads = [root, *root.conjuncts]
+        seen.update(t.i for t in heads)
+        if len(heads) < 2 or not any(c.dep_ == "cc" and c.lower_ == "and" for t in heads for c in children(t)):
+            continue
+        group = [at.get(t.i) for t in heads]
+        if all(g is not None and g.end - 1 == t.i and is_a(g.type, "Agent") for g, t in zip(group, heads)) \
+                and len({g.key for g in group}) > 1:
+            for g in group:
+                out[g.start] = tuple(group)
+    return out
 
 
 def _a_people(doc, m: Mention) -> bool:
@@ -180,19 +212,28 @@ def _a_people(doc, m: Mention) -> bool:
                                     or m.text.lower().rsplit(" ", 1)[-1] in ("people", "peoples"))
 
 
-def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer, loaded_words, exclude):
+def _best_antecedent(token, sentence, types, words, window, mentions, gazetteer, loaded_words, exclude,
+                     coordinated=None):
+    """The likeliest mention ``token`` refers to; ``coordinated`` (a plural pronoun's): the names of
+    coordinations (:func:`_coordinations`), which it may stand for whatever their classes in its
+    own sentence, a coordinated subject weighing as a subject. Further back a plural pronoun is
+    as often a plural noun's that names no one ("Romney, Paul and Santorum lead the contenders.
+    ... Most of the Republican candidates have focused their attacks on Obama")."""
     scores: dict[str, float] = defaultdict(float)
     latest: dict[str, Mention] = {}
     loaded = words & loaded_words
+    coordinated = coordinated or {}
     for m in mentions:
         if m.start >= token.i:
             break
         if m.start in exclude or sentence - m.sentence > window:
             continue
-        if not any(is_a(m.type, t) for t in types) and not (token.lower_ in PLURAL_PRONOUNS and _a_people(token.doc, m)):
+        if not any(is_a(m.type, t) for t in types) and not (m.start in coordinated and m.sentence == sentence) \
+                and not (token.lower_ in PLURAL_PRONOUNS and _a_people(token.doc, m)):
             continue
         weight = 1.0 if m.sentence == sentence else 0.5 ** (sentence - m.sentence)
-        if token.doc[m.end - 1].dep_ in SUBJECT_DEPS:
+        head = token.doc[coordinated[m.start][0].end - 1] if m.start in coordinated else token.doc[m.end - 1]
+        if head.dep_ in SUBJECT_DEPS:
             weight *= 1.5
         ident = identity(m)
         scores[ident] += weight

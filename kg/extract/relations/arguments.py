@@ -41,7 +41,7 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
     """The entities one token (not its conjuncts) stands for."""
     mention = ctx.at.get(token.i)
     if mention is not None and mention.key:
-        return [mention.key]
+        return [mention.key, *mention.also]  # "their": a coordination's names, each
     modifier = ("amod", "compound", "npadvmod", "nmod")
     if (token.dep_ in modifier or (token.dep_ == "conj" and token.head.dep_ in modifier)) and not stance(token):
         country = ctx.gazetteer.country_of_demonym(token.text)
@@ -167,9 +167,10 @@ def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
         for c in children(token):
             # "Russian and Syrian warplanes": each nationality of the list its own forces
             for x in (c, *(c.conjuncts if c.dep_ in ("amod", "compound", "nmod") else ())):
-                forces = ctx.armed_forces(ctx.country_of(x)) if not stance(x) else None
-                if forces and forces not in found:
-                    found.append(forces)
+                for country in ctx.countries_of(x) if not stance(x) else ():
+                    forces = ctx.armed_forces(country)
+                    if forces and forces not in found:
+                        found.append(forces)
             if found:
                 return found
     return found
@@ -192,9 +193,9 @@ def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) ->
             keys = _whence(ctx, token, lemma_, c, seen)
         elif c.dep_ in ("compound", "amod", "nmod", "poss") and c.i < token.i:
             m = ctx.at.get(c.i)
-            if m is not None and m.key and m.type not in ("Person", "PersonGroup") and (
-                    is_a(m.type, "Organization") or lemma_ in words.place_heads):
-                keys = [m.key]
+            if m is not None and m.key:  # "their fighters": each of the names "their" stands for
+                keys = [k for k in (m.key, *m.also) if ctx.type_of(k) not in ("Person", "PersonGroup") and (
+                        is_a(ctx.type_of(k), "Organization") or lemma_ in words.place_heads)]
         elif c in _appositives(token):
             keys = entities_of(ctx, c, seen)
         elif c.dep_ == "acl" and c.lemma_ in words.naming_verbs:

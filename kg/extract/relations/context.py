@@ -62,6 +62,15 @@ class Context:
             return self.gazetteer.country_of_demonym(token.text)
         return None
 
+    def countries_of(self, token) -> list[str]:
+        """The countries a token names (:meth:`country_of`), or those a plural pronoun stands for
+        ("Kenya and Uganda sent troops; their troops ...")."""
+        m = self.at.get(token.i)
+        if m is not None and m.kind == "pronoun" and m.also:
+            return [k for k in (m.key, *m.also) if self.type_of(k) == "Country"]
+        country = self.country_of(token)
+        return [country] if country else []
+
     def armed_forces(self, country: str | None) -> str | None:
         """The gazetteer's armed forces of ``country``, if it has them."""
         key = f"{country}-armed-forces"
