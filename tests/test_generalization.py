@@ -1120,6 +1120,34 @@ def test_a_title_in_a_country_is_where_not_whose(extract, text, wrong):
     assert any(p in ("memberOf", "leaderOf") for _, p, _ in facts), facts
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("President Nana Akufo-Addo of Ghana arrived in Abuja on Monday.",
+     (iri_key("Nana Akufo-Addo"), "leaderOf", "ghana")),
+    ("Commander Idris Bashir of the Sudanese army was wounded near El Fasher.",
+     (iri_key("Idris Bashir"), "leaderOf", "sudan-armed-forces")),
+    ("Director of the FBI Robert Walsh testified before the committee.",
+     (iri_key("Robert Walsh"), "memberOf", "federal-bureau-of-investigation")),
+    ("Deputy Secretary of the Treasury David Cohen announced new sanctions.",
+     (iri_key("David Cohen"), "memberOf", "treasury")),
+])
+def test_a_title_before_a_name_is_of_the_organization_after_of(extract, text, fact):
+    """"TITLE NAME of Y" and "TITLE of Y NAME" say whose title it is, however the parser hung the
+    "of" (on the name, or with the name as its object)."""
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("President Nana Akufo-Addo met farmers of the Volta region.", "volta-region"),
+    ("Deputy Secretary Lena Marsh of Boston announced new sanctions.", "boston"),
+    ("The members of the United Nations Security Council condemned the attack.", "united-nations"),
+])
+def test_a_title_before_a_name_is_not_of_any_place_or_group_after_it(extract, text, wrong):
+    """The "of" must be the name's own: not a noun's further on, not a person's home town, and no
+    organization's name takes a title this way."""
+    facts = extract(text)
+    assert not any(o == wrong and p in ("memberOf", "leaderOf") for _, p, o in facts), facts
+
+
 def test_a_corporal_in_an_army_is_its_member(extract):
     """The ranks below sergeant and the naval ones are member titles too (lexicon rule member-title)."""
     assert (iri_key("Ali Kamara"), "memberOf", "siera-leone-armed-forces") in extract(

@@ -97,6 +97,9 @@ def _titles_of(ctx: Context, m: Mention, known) -> list:
         shared = [first.head] if first.dep_ == "appos" else []
         shared += [c for c in children(first) if c.dep_ == "compound" and c.tag_ in ("NNS", "NNPS")]
         found += [t for t in shared if title_word(t, ctx.words) in known and t not in found]
+    of_org = _title_of_before(ctx, m, known)
+    if of_org is not None and of_org not in found:
+        found.append(of_org)
     if head.dep_ == "appos" and title_word(head.head, ctx.words) in known:
         found.append(head.head)
     elif head.dep_ == "appos" and head.head.dep_ == "pobj" and head.head.head.dep_ == "prep" and \
@@ -105,6 +108,21 @@ def _titles_of(ctx: Context, m: Mention, known) -> list:
         # organization, which a person's name cannot describe; it is the title's
         found.append(head.head.head.head)
     return found
+
+
+def _title_of_before(ctx: Context, m: Mention, known):
+    """The title of "TITLE of ORGANIZATION NAME", however the parser read it ("Director of the FBI
+    Christopher Wray", "Deputy Secretary of the Treasury Wally Adeyemo": it made the person the
+    object of "of"), or None."""
+    org = ctx.at.get(m.start - 1) if m.start > 0 and m.type == "Person" else None
+    if org is None or org.kind != "name" or not org.key or org.key == m.key or not is_a(org.type, "Organization"):
+        return None
+    i = org.start - 1
+    if i >= 0 and ctx.doc[i].lower_ == "the":
+        i -= 1
+    if i < 1 or ctx.doc[i].lower_ != "of" or title_word(ctx.doc[i - 1], ctx.words) not in known:
+        return None
+    return ctx.doc[i - 1]
 
 
 def _names_an_organization(ctx: Context, token) -> bool:
@@ -130,14 +148,28 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
     for c in kids:
         if c.dep_ == "prep" and c.lower_ in ("of", "for", "in", "at", "with"):
             for p in pobjs(c):
-                keys.extend(k for k in ctx.entities_of(p) if _says_whose(c.lower_, ctx.type_of(k)))
+                keys.extend(k for k in ctx.entities_of(p) if _says_whose(c.lower_, ctx.type_of(k)) and k != person.key)
         elif c.dep_ == "appos" and c.i > title.i and c.i not in range(person.start, person.end):
             keys.extend(k for k in ctx.entities_of(c) if is_a(ctx.type_of(k), "Organization"))  # "commander, U.S. Central Command"
         elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
             keys.extend(ctx.entities_of(c) or ([ctx.country_of(c)] if ctx.country_of(c) else []))
+    if not keys and title.i < person.start:  # "Director of the FBI Christopher Wray"
+        keys = [m.key for m in ctx.mentions if title.i < m.start and m.end <= person.start and m.kind == "name"
+                and m.key and is_a(m.type, "Organization")]
+    if not keys and title.i < person.start:
+        keys = _of_after_name(ctx, person)
     if not keys:
         keys = _named_before(ctx, title, person)
     return [k for k in dict.fromkeys(keys) if k and k != person.key]
+
+
+def _of_after_name(ctx: Context, person: Mention) -> list[str]:
+    """What the "of" after a titled name names, where the parser hung it on the name and not on
+    the title before it: "President Ashraf Ghani of Afghanistan", "Foreign Minister Sergei Lavrov
+    of Russia", "Commander Ali Musa of the 3rd Brigade"."""
+    head = ctx.doc[person.end - 1]
+    return [k for c in children(head) if c.dep_ == "prep" and c.lower_ == "of" and c.i >= person.end
+            for p in pobjs(c) for k in ctx.entities_of(p)]
 
 
 def _says_whose(preposition: str, type_: str) -> bool:
