@@ -1126,7 +1126,7 @@ def test_a_title_in_a_country_is_where_not_whose(extract, text, wrong):
     ("Commander Idris Bashir of the Sudanese army was wounded near El Fasher.",
      (iri_key("Idris Bashir"), "leaderOf", "sudan-armed-forces")),
     ("Director of the FBI Robert Walsh testified before the committee.",
-     (iri_key("Robert Walsh"), "memberOf", "federal-bureau-of-investigation")),
+     (iri_key("Robert Walsh"), "leaderOf", "federal-bureau-of-investigation")),
     ("Deputy Secretary of the Treasury David Cohen announced new sanctions.",
      (iri_key("David Cohen"), "memberOf", "treasury")),
 ])
@@ -1146,6 +1146,23 @@ def test_a_title_before_a_name_is_not_of_any_place_or_group_after_it(extract, te
     organization's name takes a title this way."""
     facts = extract(text)
     assert not any(o == wrong and p in ("memberOf", "leaderOf") for _, p, o in facts), facts
+
+
+def test_a_director_heads_what_the_title_is_of_and_is_a_member_where_a_part_is_named(extract):
+    """"Director of X" heads X (words.toml heading_titles); a director of a function ("of
+    operations"), of a country's branch ("Oxfam's Kenya director") or of a region heads a part of
+    it: a member, and no leader of the country."""
+    facts = extract("Daniel Brooks, director of the Office of Foreign Assets Control, announced the sanctions.")
+    assert (iri_key("Daniel Brooks"), "leaderOf", iri_key("Office of Foreign Assets Control")) in facts
+    facts = extract("Col. James Reed, director of operations for U.S. Africa Command, said the strike killed "
+                    "two militants.")
+    assert (iri_key("James Reed"), "memberOf", "us-africa-command") in facts
+    assert (iri_key("James Reed"), "leaderOf", "us-africa-command") not in facts
+    for text in ("Oxfam's Kenya director Maria Lopez said the camp was overcrowded.",
+                 "Maria Lopez, regional director of Oxfam, said the camp was overcrowded."):
+        facts = extract(text)
+        assert (iri_key("Maria Lopez"), "memberOf", "oxfam") in facts
+        assert not any(p == "leaderOf" for _, p, _ in facts), facts
 
 
 def test_a_corporal_in_an_army_is_its_member(extract):

@@ -74,6 +74,7 @@ class Words:
     institution_heads: frozenset[str]
     title_abbreviations: frozenset[str]
     deputy_words: frozenset[str]
+    heading_titles: frozenset[str]
     outsider_nouns: frozenset[str]
     # mentions and names
     function_words: frozenset[str]

@@ -59,7 +59,10 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
             if first > 0 and title_word(ctx.doc[first - 1], ctx.words) in ctx.words.deputy_words:
                 word = "deputy"  # "Vice President", "Deputy Prime Minister": a member, not the leader
             sub_unit = heads_a_part(ctx, title) or one_of_several(title, ctx.words)
-            if not (word in rule.lemmas and not (sub_unit and rule.relation == "leaderOf")
+            # "Adam Szubin, Director of OFAC": a member's title that heads what its "of" names
+            heading = word in ctx.words.heading_titles and not sub_unit and _of_an_organization(ctx, title, m)
+            listed = rule.relation == "leaderOf" if heading else word in rule.lemmas
+            if not (listed and not (sub_unit and rule.relation == "leaderOf")
                     or (sub_unit and rule.relation == "memberOf" and word in ctx.titles)):
                 continue
             for org in _title_organizations(ctx, title, m):
@@ -69,6 +72,20 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
                     # "U.S. Defense Secretary Ash Carter", "Iraqi Foreign Minister X": of its government
                     org = ctx.gazetteer.government(org) or org
                 yield Found(m.key, org, rule, title.i)
+
+
+def _of_an_organization(ctx: Context, title, person: Mention) -> bool:
+    """Whether the title's own "of" names an organization ("Director of OFAC", "Director of the FBI
+    Christopher Wray")."""
+    return any(is_a(ctx.type_of(k), "Organization")
+               for c in children(title) if c.dep_ == "prep" and c.lower_ == "of"
+               for p in pobjs(c) for k in ctx.entities_of(p) + _between(ctx, title, person))
+
+
+def _between(ctx: Context, title, person: Mention) -> list[str]:
+    """The organizations named between a title and the name after it ("Director of the FBI Christopher Wray")."""
+    return [m.key for m in ctx.mentions if title.i < m.start and m.end <= person.start and m.kind == "name"
+            and m.key and is_a(m.type, "Organization")]
 
 
 def _named(ctx: Context, key: str) -> bool:
@@ -131,9 +148,34 @@ def _names_an_organization(ctx: Context, token) -> bool:
 
 
 def heads_a_part(ctx: Context, title) -> bool:
-    """"gang leader", "crew chief", "cell commander": a common noun names the part led."""
+    """"gang leader", "crew chief", "cell commander", "director of operations": a common noun
+    names the part led, before the title or after its "of" (one that stands for no entity: the
+    "commander of Syrian forces" leads them); so does a place's name before a title of an
+    organization ("Nigeria director at the Stakeholder Democracy Network", "Oxfam's Kenya
+    director"; "Nigeria President Buhari" leads Nigeria)."""
+    kids = children(title)
+    of_organization = [c for c in kids if c.dep_ == "prep" and c.lower_ in ("of", "at", "for") and any(
+        _an_organization(ctx, k) for p in pobjs(c) for k in ctx.entities_of(p))] + [
+        c for c in kids if c.dep_ == "poss" and any(_an_organization(ctx, k) for k in ctx.entities_of(c))]
     return any(c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.i not in ctx.at
-               and lemma(c) not in ctx.words.armed_forces_words for c in children(title) if c.i < title.i)
+               and lemma(c) not in ctx.words.armed_forces_words for c in kids if c.i < title.i) or any(
+        p.pos_ == "NOUN" and p.i not in ctx.at and not ctx.entities_of(p)
+        for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)) or bool(of_organization) and any(
+        c.dep_ == "compound" and c.i < title.i and _names_a_place(ctx, c) for c in kids)
+
+
+def _an_organization(ctx: Context, key: str) -> bool:
+    """An organization, or an agent no title can be of but an organization's that NER misread
+    ("Nigeria director at the Stakeholder Democracy Network" read as a person's name)."""
+    type_ = ctx.type_of(key)
+    return is_a(type_, "Organization") or type_ == "Person"
+
+
+def _names_a_place(ctx: Context, token) -> bool:
+    """Whether ``token`` is in the name of a country or another place ("Nigeria director at X":
+    the part of X the title heads)."""
+    m = ctx.at.get(token.i)
+    return m is not None and m.kind == "name" and bool(m.key) and is_a(m.type, "Location")
 
 
 def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
@@ -145,6 +187,7 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
             if forces:
                 return [forces]
     keys: list[str] = []
+    named_places: list[str] = []  # the places named before the title ("Nigeria director")
     for c in kids:
         if c.dep_ == "prep" and c.lower_ in ("of", "for", "in", "at", "with"):
             for p in pobjs(c):
@@ -152,10 +195,17 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
         elif c.dep_ == "appos" and c.i > title.i and c.i not in range(person.start, person.end):
             keys.extend(k for k in ctx.entities_of(c) if is_a(ctx.type_of(k), "Organization"))  # "commander, U.S. Central Command"
         elif c.dep_ in ("poss", "compound", "amod", "nmod") and c.i < title.i:
-            keys.extend(ctx.entities_of(c) or ([ctx.country_of(c)] if ctx.country_of(c) else []))
+            before = ctx.entities_of(c)
+            keys.extend(before or ([ctx.country_of(c)] if ctx.country_of(c) else []))
+            if c.dep_ == "compound":
+                named_places += [k for k in before if is_a(ctx.type_of(k), "Location") and not is_a(ctx.type_of(k), "Agent")
+                                 or ctx.type_of(k) == "Country"]
+    if named_places and any(_an_organization(ctx, k) for k in keys):
+        # "Nigeria director at the Stakeholder Democracy Network": the place is where the title
+        # holds, the organization whose it is
+        keys = [k for k in keys if k not in named_places]
     if not keys and title.i < person.start:  # "Director of the FBI Christopher Wray"
-        keys = [m.key for m in ctx.mentions if title.i < m.start and m.end <= person.start and m.kind == "name"
-                and m.key and is_a(m.type, "Organization")]
+        keys = _between(ctx, title, person)
     if not keys and title.i < person.start:
         keys = _of_after_name(ctx, person)
     if not keys:
