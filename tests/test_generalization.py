@@ -1165,6 +1165,15 @@ def test_a_director_heads_what_the_title_is_of_and_is_a_member_where_a_part_is_n
         assert not any(p == "leaderOf" for _, p, _ in facts), facts
 
 
+def test_a_region_s_name_before_army_is_an_armed_group_s_and_a_country_s_is_its_army(extract):
+    """"the South Lebanon Army" is a group of its own, not the region; "the Somalia Army" is
+    Somalia's armed forces, as the gazetteer has them."""
+    facts = extract("The Israeli military, together with the South Lebanon Army, attacked Beirut.")
+    assert ("israel-armed-forces", "allyOf", iri_key("South Lebanon Army")) in facts
+    assert not any("south-lebanon" == k for f in facts for k in (f[0], f[2])), facts
+    assert ("somalia-armed-forces", "attacked", "al-shabaab") in extract("The Somalia Army attacked al-Shabaab in Baidoa.")
+
+
 def test_a_corporal_in_an_army_is_its_member(extract):
     """The ranks below sergeant and the naval ones are member titles too (lexicon rule member-title)."""
     assert (iri_key("Ali Kamara"), "memberOf", "siera-leone-armed-forces") in extract(

@@ -393,8 +393,8 @@ def _named_after_places(doc, mentions: list[Mention], taken: set[int], sentence_
                 j += 1  # "Center for Macroeconomic Studies", "Department of Public Health"
             else:
                 break
-        if last is None or not head:
-            out.append(m)
+        if last is None or not (head or m.type != "Country" and doc[last].lower_ in words.armed_forces_words):
+            out.append(m)  # "the South Lebanon Army" (a country's army is the gazetteer's: "the Somalia Army")
             continue
         text = span_text(doc[m.start : last + 1])
         entry = gazetteer.lookup(text)
