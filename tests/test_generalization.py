@@ -748,6 +748,8 @@ def test_what_is_under_a_law_or_a_group_has_no_leader(extract):
     ("Ansaru, a jihadist group based in northwestern Nigeria, claimed the kidnapping.", ("ansaru", "basedIn", "nigeria")),
     ("Ansaru, a designated Foreign Terrorist Organization based in Nigeria, claimed it.",
      ("ansaru", "basedIn", "nigeria")),
+    # where a group operates from (docs/annotation.md)
+    ("Ansaru is a jihadist group operating in northwestern Nigeria.", ("ansaru", "basedIn", "nigeria")),
 ])
 def test_an_organization_in_of_or_based_in_a_place_is_seated_there(extract, text, fact):
     """An organization's seat (lexicon rules based-seat, based-verb): a name "in" a place, a name
@@ -849,6 +851,24 @@ def test_a_us_state_after_its_town_holds_it(extract):
     assert ("san-antonio-us", "locatedIn", "us-state-texas") in facts
     # a state whose name is also a country's, a city's: the bare name stays the country, the city
     assert ("tbilisi-ge", "locatedIn", "georgia") in extract("The storm hit Tbilisi in Georgia on Monday.")
+
+
+def test_a_name_before_a_lowercase_word_for_a_region_is_the_region_s(extract):
+    """"the Ituri region", "the Amhara region": NER reads no place there (or a people); the name and
+    its word are the region. A nationality is no region's name ("the Somali region" stays
+    Somalia's, read by the relation stage)."""
+    facts = extract("Bunia is the main town in the Ituri region.")
+    assert any(s.startswith("bunia") and p == "locatedIn" and o.startswith("ituri") for s, p, o in facts), facts
+    facts = extract("Militias attacked the town of Gondar in the Amhara region on Friday.")
+    assert any(p == "locatedIn" and o.startswith("amhara") for _, p, o in facts), facts
+    facts = extract("Drought struck Jijiga in the Somali region.")
+    assert not any(o.startswith("somali-region") for _, _, o in facts), facts
+
+
+def test_each_place_noun_of_a_list_says_where_the_place_is(extract):
+    """"Goma is the capital and largest city of North Kivu": "of" is each noun's."""
+    facts = extract("Goma is the capital and largest city of North Kivu Province.")
+    assert any(s == "goma" and p == "locatedIn" and o.startswith("north-kivu") for s, p, o in facts), facts
 
 
 def test_a_state_places_its_town_in_no_country_the_text_does_not_say(extract):

@@ -154,6 +154,7 @@ def find_mentions(doc, resources: Resources) -> list[Mention]:
     mentions.extend(_named_by_head(doc, taken, sentence_of, words))
     mentions.extend(placed_by_preposition(doc, taken, sentence_of, words, places))
     mentions.extend(dateline_towns(doc, taken, sentence_of, ids, gazetteer, words))
+    mentions.extend(_named_before_region_word(doc, taken, sentence_of, words, gazetteer))
     # a region opening an organization's name ("the Texas Department of Agriculture"); a country so
     # placed names its own institution ("Jordan Armed Forces", below), a town is the seat of one
     regions = frozenset(m.start for m in mentions if m.end - m.start == 1 and m.gazetteer_id and m.type == "Region")
@@ -241,6 +242,29 @@ def _place_names(doc, taken, sentence_of, words) -> list[Mention]:
     return found
 
 
+def _named_before_region_word(doc, taken, sentence_of, words, gazetteer: Gazetteer) -> list[Mention]:
+    """"the Ituri region", "the Amhara region": a proper noun NER missed or read as a people's
+    (NORP) right before a lowercase word for a region is the region's name. A nationality is not
+    ("the Somali region" is Somalia's, read by the relation stage)."""
+    found = []
+    for token in tokens(doc):
+        head = token.head
+        if token.i in taken or token.pos_ != "PROPN" or token.dep_ != "compound" or head.i != token.i + 1 \
+                or not is_name(token.text) or head.text[:1].isupper() or head.i in taken \
+                or words.place_suffixes.get(head.lemma_.lower()) != "Region" or gazetteer.country_of_demonym(token.text):
+            continue
+        start = token.i
+        while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].head.i == head.i and start - 1 not in taken:
+            start -= 1
+        if start > 0 and (doc[start - 1].is_punct or not doc[start - 1].whitespace_
+                          or doc[start - 1].text[:1].isupper() and not doc[start - 1].is_sent_start
+                          or any(doc[j].text in ("-", "\u2013") for j in range(max(0, start - 2), start))):
+            continue  # a part of a longer name the parser split ("Sar-e Pul province")
+        found.append(mention(doc, start, head.i + 1, "Region", sentence_of))  # "the Unity state": its word too
+        taken.update(range(start, head.i + 1))
+    return found
+
+
 def _named_by_head(doc, taken, sentence_of, words) -> list[Mention]:
     """"the town of Bardhere", "Al-Bab is a town in ...", "Hajin, a town on the Euphrates": a proper
     noun NER missed, named a place by the noun it belongs to or is said to be."""
@@ -270,7 +294,9 @@ def place_nouns(token, words: Words) -> list:
         out.append(token.head.head)
     out += [c for c in children(token) if c.dep_ == "appos" and c.lemma_.lower() in heads]
     if token.dep_ == "nsubj" and token.head.lemma_.lower() in words.copular_verbs:
-        out += [c for c in children(token.head) if c.dep_ == "attr" and c.lemma_.lower() in heads]
+        said = [c for c in children(token.head) if c.dep_ == "attr" and c.lemma_.lower() in heads]
+        # "Goma is the capital and largest city of North Kivu": each noun of the list
+        out += said + [k for c in said for k in c.conjuncts if k.lemma_.lower() in heads and k not in said]
     if token.dep_ == "compound" and token.head.i > token.i and token.head.lemma_.lower() in heads and \
             any(c.dep_ == "prep" and c.lower_ == "of" for c in children(token.head)):
         out.append(token.head)  # "the Jebel Marra area of Darfur", "the Kunduz province of Afghanistan"
