@@ -45,6 +45,7 @@ class InputProblem:
 # Mention kinds that only record how a text refers to an entity: they never decide a key or a label,
 # and the relation stages do not read them (the words inside them keep their own mentions).
 SURFACE_ONLY = frozenset({"appositive", "phrase", "qualified"})
+NAMING = frozenset({"name", "group", "acronym", "shortened", "surname", "alias"})  # the kinds that name what they stand for
 
 
 @dataclass(frozen=True)

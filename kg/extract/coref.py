@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from .namekeys import match_key
 from ..ontology import is_a
-from ..records import Mention
+from ..records import NAMING, Mention
 from .docindex import children, gazetteer_ids, sentence_numbers, sentence_of, tokens
 from .gazetteer import Gazetteer
 from .words import Words
@@ -176,7 +176,6 @@ def _own_phrase(token) -> set[int]:
 
 
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
-NAMED = frozenset({"name", "acronym", "shortened", "alias", "group"})  # the kinds a coordination's names are of
 
 
 def _coordinations(doc, mentions: list[Mention]) -> dict[int, tuple[Mention, ...]]:
@@ -184,7 +183,7 @@ def _coordinations(doc, mentions: list[Mention]) -> dict[int, tuple[Mention, ...
     after them in their sentence stands for them all ("Russia and the Syrian regime continued
     their bombardment of Aleppo", "Kenya and Uganda said their troops ..."). Every conjunct must be
     such a name: "Russia and its allies", "Russia or Iran" are no group of names."""
-    at = {i: m for m in mentions if m.kind in NAMED and m.key for i in range(m.start, m.end)}
+    at = {i: m for m in mentions if m.kind in NAMING and m.key for i in range(m.start, m.end)}
     out: dict[int, tuple[Mention, ...]] = {}
     seen: set[int] = set()
     for m in mentions:

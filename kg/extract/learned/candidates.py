@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from ... import ontology
-from ...records import Mention
+from ...records import NAMING, Mention
 from ..docindex import sentence_of
 
-# the kinds of mention that name what they stand for
-KINDS = frozenset({"name", "group", "acronym", "shortened", "surname", "alias"})
+KINDS = NAMING  # the kinds of mention that name what they stand for
 
 
 @dataclass(frozen=True)

@@ -194,8 +194,9 @@ def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) ->
         elif c.dep_ in ("compound", "amod", "nmod", "poss") and c.i < token.i:
             m = ctx.at.get(c.i)
             if m is not None and m.key:  # "their fighters": each of the names "their" stands for
-                keys = [k for k in (m.key, *m.also) if ctx.type_of(k) not in ("Person", "PersonGroup") and (
-                        is_a(ctx.type_of(k), "Organization") or lemma_ in words.place_heads)]
+                keys = [k for k, type_ in ((m.key, m.type), *((k, ctx.type_of(k)) for k in m.also))
+                        if type_ not in ("Person", "PersonGroup") and (
+                            is_a(type_, "Organization") or lemma_ in words.place_heads)]
         elif c in _appositives(token):
             keys = entities_of(ctx, c, seen)
         elif c.dep_ == "acl" and c.lemma_ in words.naming_verbs:
