@@ -77,9 +77,9 @@ def titles(ctx: Context, rule: Rule) -> Iterator[Found]:
 def _of_an_organization(ctx: Context, title, person: Mention) -> bool:
     """Whether the title's own "of" names an organization ("Director of OFAC", "Director of the FBI
     Christopher Wray")."""
-    return any(is_a(ctx.type_of(k), "Organization")
-               for c in children(title) if c.dep_ == "prep" and c.lower_ == "of"
-               for p in pobjs(c) for k in ctx.entities_of(p) + _between(ctx, title, person))
+    named = [p for c in children(title) if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)]
+    keys = [k for p in named for k in ctx.entities_of(p)] + (_between(ctx, title, person) if named else [])
+    return any(is_a(ctx.type_of(k), "Organization") for k in keys)
 
 
 def _between(ctx: Context, title, person: Mention) -> list[str]:
@@ -154,14 +154,15 @@ def heads_a_part(ctx: Context, title) -> bool:
     organization ("Nigeria director at the Stakeholder Democracy Network", "Oxfam's Kenya
     director"; "Nigeria President Buhari" leads Nigeria)."""
     kids = children(title)
-    of_organization = [c for c in kids if c.dep_ == "prep" and c.lower_ in ("of", "at", "for") and any(
-        _an_organization(ctx, k) for p in pobjs(c) for k in ctx.entities_of(p))] + [
-        c for c in kids if c.dep_ == "poss" and any(_an_organization(ctx, k) for k in ctx.entities_of(c))]
-    return any(c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.i not in ctx.at
-               and lemma(c) not in ctx.words.armed_forces_words for c in kids if c.i < title.i) or any(
-        p.pos_ == "NOUN" and p.i not in ctx.at and not ctx.entities_of(p)
-        for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)) or bool(of_organization) and any(
+    noun_before = any(c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.i not in ctx.at
+                      and lemma(c) not in ctx.words.armed_forces_words for c in kids if c.i < title.i)
+    noun_after = any(p.pos_ == "NOUN" and p.i not in ctx.at and not ctx.entities_of(p)
+                     for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c))
+    whose = [k for c in kids if c.dep_ == "prep" and c.lower_ in ("of", "at", "for") for p in pobjs(c)
+             for k in ctx.entities_of(p)] + [k for c in kids if c.dep_ == "poss" for k in ctx.entities_of(c)]
+    place_before = any(_an_organization(ctx, k) for k in whose) and any(
         c.dep_ == "compound" and c.i < title.i and _names_a_place(ctx, c) for c in kids)
+    return noun_before or noun_after or place_before
 
 
 def _an_organization(ctx: Context, key: str) -> bool:
@@ -198,8 +199,7 @@ def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
             before = ctx.entities_of(c)
             keys.extend(before or ([ctx.country_of(c)] if ctx.country_of(c) else []))
             if c.dep_ == "compound":
-                named_places += [k for k in before if is_a(ctx.type_of(k), "Location") and not is_a(ctx.type_of(k), "Agent")
-                                 or ctx.type_of(k) == "Country"]
+                named_places += [k for k in before if is_a(ctx.type_of(k), "Location")]  # a country too
     if named_places and any(_an_organization(ctx, k) for k in keys):
         # "Nigeria director at the Stakeholder Democracy Network": the place is where the title
         # holds, the organization whose it is
