@@ -120,7 +120,7 @@ def _titles_of(ctx: Context, m: Mention, known) -> list:
     if head.dep_ == "appos" and title_word(head.head, ctx.words) in known:
         found.append(head.head)
     elif head.dep_ == "appos" and head.head.dep_ == "pobj" and head.head.head.dep_ == "prep" and \
-            title_word(head.head.head.head, ctx.words) in known and _names_an_organization(ctx, head.head):
+            title_word(head.head.head.head, ctx.words) in known and _in_a_name(ctx, head.head, "Organization"):
         # "a spokesman for the Houthis, Mohammed Abdulsalam,": the parser set the name beside the
         # organization, which a person's name cannot describe; it is the title's
         found.append(head.head.head.head)
@@ -142,27 +142,24 @@ def _title_of_before(ctx: Context, m: Mention, known):
     return ctx.doc[i - 1]
 
 
-def _names_an_organization(ctx: Context, token) -> bool:
-    m = ctx.at.get(token.i)
-    return m is not None and m.kind == "name" and bool(m.key) and is_a(m.type, "Organization")
-
-
 def heads_a_part(ctx: Context, title) -> bool:
     """"gang leader", "crew chief", "cell commander", "director of operations": a common noun
     names the part led, before the title or after its "of" (one that stands for no entity: the
     "commander of Syrian forces" leads them); so does a place's name before a title of an
     organization ("Nigeria director at the Stakeholder Democracy Network", "Oxfam's Kenya
     director"; "Nigeria President Buhari" leads Nigeria)."""
-    kids = children(title)
-    noun_before = any(c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.i not in ctx.at
-                      and lemma(c) not in ctx.words.armed_forces_words for c in kids if c.i < title.i)
-    noun_after = any(p.pos_ == "NOUN" and p.i not in ctx.at and not ctx.entities_of(p)
-                     for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c))
-    whose = [k for c in kids if c.dep_ == "prep" and c.lower_ in ("of", "at", "for") for p in pobjs(c)
-             for k in ctx.entities_of(p)] + [k for c in kids if c.dep_ == "poss" for k in ctx.entities_of(c)]
-    place_before = any(_an_organization(ctx, k) for k in whose) and any(
-        c.dep_ == "compound" and c.i < title.i and _names_a_place(ctx, c) for c in kids)
-    return noun_before or noun_after or place_before
+    kids = children(title)  # each reading tried in turn: this runs on every title and leader's fact
+    if any(c.dep_ in ("compound", "amod") and c.pos_ == "NOUN" and c.i not in ctx.at
+           and lemma(c) not in ctx.words.armed_forces_words for c in kids if c.i < title.i):
+        return True  # a noun before the title
+    if any(p.pos_ == "NOUN" and p.i not in ctx.at and not ctx.entities_of(p)
+           for c in kids if c.dep_ == "prep" and c.lower_ == "of" for p in pobjs(c)):
+        return True  # a noun after its "of"
+    if not any(c.dep_ == "compound" and c.i < title.i and _in_a_name(ctx, c, "Location") for c in kids):
+        return False
+    whose = [p for c in kids if c.dep_ == "prep" and c.lower_ in ("of", "at", "for") for p in pobjs(c)]
+    whose += [c for c in kids if c.dep_ == "poss"]
+    return any(_an_organization(ctx, k) for t in whose for k in ctx.entities_of(t))  # a place's name before
 
 
 def _an_organization(ctx: Context, key: str) -> bool:
@@ -170,13 +167,6 @@ def _an_organization(ctx: Context, key: str) -> bool:
     ("Nigeria director at the Stakeholder Democracy Network" read as a person's name)."""
     type_ = ctx.type_of(key)
     return is_a(type_, "Organization") or type_ == "Person"
-
-
-def _names_a_place(ctx: Context, token) -> bool:
-    """Whether ``token`` is in the name of a country or another place ("Nigeria director at X":
-    the part of X the title heads)."""
-    m = ctx.at.get(token.i)
-    return m is not None and m.kind == "name" and bool(m.key) and is_a(m.type, "Location")
 
 
 def _title_organizations(ctx: Context, title, person: Mention) -> list[str]:
@@ -431,10 +421,11 @@ def _described_at(ctx: Context, head) -> list[tuple]:
             for c in children(noun) if c.dep_ == "prep" and c.lower_ in ("at", "with")]
 
 
-def _in_a_name(ctx: Context, token) -> bool:
-    """Whether the token is part of a name (not a description such as "the city")."""
+def _in_a_name(ctx: Context, token, of: str | None = None) -> bool:
+    """Whether the token is part of a name (not a description such as "the city"), of a class of
+    ``of`` where given ("Nigeria" of "Nigeria director" names a Location)."""
     m = ctx.at.get(token.i)
-    return m is not None and m.kind == "name" and bool(m.key)
+    return m is not None and m.kind == "name" and bool(m.key) and (of is None or is_a(m.type, of))
 
 
 def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
