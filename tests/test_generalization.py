@@ -1312,3 +1312,63 @@ def test_a_side_stood_with_or_behind_is_an_ally(extract):
     for text in ("Kenya does not stand with Somalia.", "The offer from Kenya stands with no conditions attached."):
         facts = extract(text)
         assert not any(p == "allyOf" for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Maria Lopez is a reporter for the Miami Herald.", ("maria-lopez", "memberOf", iri_key("Miami Herald"))),
+    ("Maria Lopez was a professor at Makerere University until 2019.",
+     ("maria-lopez", "memberOf", iri_key("Makerere University"))),
+])
+def test_a_member_s_title_said_of_a_person_makes_them_a_member(extract, text, fact):
+    """"X is a reporter for Y", "X was a professor at Y": the titles member-title reads before a
+    name or beside it, said of the subject (lexicon member-noun-predicated)."""
+    assert fact in extract(text)
+
+
+def test_a_title_said_of_a_company_or_heading_what_it_is_of_is_no_membership(extract):
+    """A company is "a mobile network operator", no member of anything; a director of an
+    organization heads it (the title rules, words.toml heading_titles), not one of its members."""
+    facts = extract("Nairobi Telecom is a mobile network operator headquartered at Telecom Plaza in Nairobi.")
+    assert not any(p == "memberOf" for _, p, _ in facts), facts
+    facts = extract("Jane Okafor, Director of the Office of Foreign Assets Control, said the sanctions would stay.")
+    ofac = iri_key("Office of Foreign Assets Control")
+    assert ("jane-okafor", "leaderOf", ofac) in facts and ("jane-okafor", "memberOf", ofac) not in facts, facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("NASA Administrator Bill Nelson said the launch would go ahead.",
+     (iri_key("Bill Nelson"), "memberOf", "national-aeronautics-and-space-administration")),
+    # NER takes "FAA Administrator" for one organization's name: the title is cut off it
+    ("FAA Administrator Mary Doe issued the order after the accident.", ("mary-doe", "memberOf", iri_key("FAA"))),
+    # the parser hangs "U.N." on the name, not on the title
+    ("U.N. Secretary-General Javier Perez de Cuellar welcomed the truce.",
+     (iri_key("Javier Perez de Cuellar"), "leaderOf", "united-nations")),
+])
+def test_an_organization_s_name_before_a_title_before_a_name(extract, text, fact):
+    assert fact in extract(text)
+
+
+def test_a_country_before_the_part_a_title_heads_is_not_what_the_title_is_of(extract):
+    """"U.S. central bank chief Ben Bernanke": the bank is the part he heads; no membership of the
+    government of the country named before it."""
+    facts = extract("U.S. central bank chief Ben Bernanke warned of inflation.")
+    assert not any(s == iri_key("Ben Bernanke") and o.startswith("united-states") for s, _, o in facts), facts
+
+
+def test_a_capitalized_title_in_apposition_is_the_name_s_beside_it_not_its_list_s(extract):
+    facts = extract("The charges were announced by U.S. Attorney John Roe; Mary Major, Inspector General for the "
+                    "Small Business Administration; and Paul Poe, Special Agent in Charge of the FBI's Tampa Field "
+                    "Office.")
+    sba = iri_key("Small Business Administration")
+    assert ("mary-major", "memberOf", sba) in facts, facts
+    assert not any(o == sba for s, _, o in facts if s in ("john-roe", "paul-poe")), facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The family lives in Whitefish in northwest Montana.", ("whitefish", "locatedIn", "us-state-montana")),
+    ("The plant in Fernald in southwest Ohio was raided.", ("fernald", "locatedIn", "us-state-ohio")),
+])
+def test_a_place_in_a_compass_part_of_a_bigger_one_is_in_it(extract, text, fact):
+    """"X in northwest Y": in Y, where the gazetteer has no region for the compass part (it has one
+    for a country's: "northern Syria")."""
+    assert fact in extract(text)

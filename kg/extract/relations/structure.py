@@ -223,9 +223,11 @@ def _says_whose(preposition: str, type_: str) -> bool:
 
 
 def _named_before(ctx: Context, title, person: Mention) -> list[str]:
-    """The words just before the title: "Lebanese Internal Security Gen. Abbas Ibrahim"."""
+    """The words just before the title: "Lebanese Internal Security Gen. Abbas Ibrahim", "U.N.
+    Secretary-General Javier Perez de Cuellar" (the parser hung "U.N." on the name)."""
     i = title.i - 1
-    while i >= 0 and ctx.doc[i].dep_ in ("amod", "compound", "punct") and ctx.doc[i].text not in (",", "(", "\u2014"):
+    while i >= 0 and (ctx.doc[i].dep_ in ("amod", "compound", "punct") or ctx.doc[i].dep_ == "nmod" and i == title.i - 1) \
+            and ctx.doc[i].text not in (",", "(", "\u2014"):
         m = ctx.at.get(i)
         if m is not None and m.key and m.key != person.key and m.kind == "name":
             return [m.key]
@@ -522,11 +524,15 @@ def _located_by_adjacency(ctx: Context, rule: Rule, m: Mention) -> Iterator[Foun
 
 
 def _after_in(doc, end: int, words: Words) -> int | None:
-    """The word after an "in" at ``end`` (past a "the" and a word saying the place is near:
-    "Mercy Hospital in nearby Dayton"), where the text goes on that way."""
+    """The word after an "in" at ``end`` (past a "the", a word saying the place is near: "Mercy
+    Hospital in nearby Dayton", and a compass word before a name: "Whitefish in northwest
+    Montana"), where the text goes on that way."""
     if end + 1 < len(doc) and doc[end].lower_ == "in":
         at = end + 2 if doc[end + 1].lower_ == "the" else end + 1
         if at + 1 < len(doc) and doc[at].lower_ in words.neighboring_words:
+            at += 1
+        if at + 1 < len(doc) and (doc[at].lower_ in words.compass or doc[at].lower_ in words.compass.values()) \
+                and doc[at + 1].text[:1].isupper():
             at += 1
         # "the government in its fight": a possessive pronoun names whose fight, not a seat
         return at if at < len(doc) and doc[at].tag_ != "PRP$" else None

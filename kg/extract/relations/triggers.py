@@ -113,8 +113,9 @@ def _entities(ctx: Context, trigger, slot: str, rule: Rule, tokens: list | None 
     itself = own.key if own is not None else None
     keys: list[str] = []
     # "Jaysh al-Ahrar (an Ahrar al-Sham faction), Jabhat Fateh al-Sham, ...": a singular noun in
-    # apposition describes the name it is set beside, not the others of its list
-    alone = slot == "predicated" and trigger.dep_ == "appos" and trigger.tag_ == "NN"
+    # apposition describes the name it is set beside, not the others of its list; so does a
+    # capitalized one ("A; B, Inspector General for the SBA; C, ...": B's title)
+    alone = slot == "predicated" and trigger.dep_ == "appos" and trigger.tag_ in ("NN", "NNP")
     for token in fill(ctx, trigger, slot, rule) if tokens is None else tokens:
         keys.extend(k for k in ctx.entities_of(token, alone=alone) if k not in keys and k != itself)
     return keys
