@@ -1372,3 +1372,27 @@ def test_a_place_in_a_compass_part_of_a_bigger_one_is_in_it(extract, text, fact)
     """"X in northwest Y": in Y, where the gazetteer has no region for the compass part (it has one
     for a country's: "northern Syria")."""
     assert fact in extract(text)
+
+
+def test_a_nationality_s_rebels_are_its_country_s_opposition_not_its_army(extract):
+    """"Syrian rebels", "Yemeni rebel forces": the country's opposition (words.toml derived_names),
+    which its army may fight; never the army itself."""
+    facts = extract("Yemeni government forces stepped up attacks on Yemeni rebels near Marib.")
+    assert ("yemen-armed-forces", "attacked", "yemen-opposition") in facts, facts
+    facts = extract("Libyan rebels seized the port of Brega.")
+    assert ("libya-opposition", "captured", "brega") in facts, facts
+    assert not any("libya-armed-forces" in (s, o) for s, _, o in facts), facts
+
+
+def test_an_infinitive_the_tagger_read_as_an_adjective_is_a_verb(extract):
+    """The small model tags "clear" in "worked to clear Islamic State from Fallujah" as an
+    adjective; one with a direct object is a verb (parse.pos)."""
+    assert ("iraq-armed-forces", "attacked", "islamic-state") in extract(
+        "Iraqi troops worked to clear Islamic State from Fallujah.")
+
+
+def test_a_seat_the_parser_hangs_on_a_word_inside_the_name(extract):
+    """"the Kampala-based Nation Media Group": "based" hung on "Nation", a word of the name before
+    its head, still seats the organization."""
+    facts = extract("The story ran in papers of the Kampala-based Nation Media Group (NMG) on Friday.")
+    assert (iri_key("Nation Media Group"), "basedIn", "kampala-ug") in facts, facts

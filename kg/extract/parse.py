@@ -18,9 +18,13 @@ if TYPE_CHECKING:
 
 def pos(token) -> str:
     """VERB, NOUN or the token's own part of speech: auxiliaries count as verbs, names as nouns, a
-    preposition (or a participle working as one: "including", "following") as ADP."""
+    preposition (or a participle working as one: "including", "following") as ADP, and an
+    "adjective" with a direct object as a verb (the small model tags "worked to clear Islamic State
+    from Ramadi" so: no adjective takes one)."""
     if token.pos_ in ("VERB", "AUX"):
         return "ADP" if token.dep_ == "prep" else "VERB"
+    if token.pos_ == "ADJ" and any(c.dep_ == "dobj" for c in children(token)):
+        return "VERB"
     return "NOUN" if token.pos_ in ("NOUN", "PROPN") else token.pos_
 
 

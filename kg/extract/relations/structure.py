@@ -309,6 +309,18 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                     yield Found(m.key, key, rule, word.i)
 
 
+def _based_at(verb) -> list[tuple]:
+    """The places a participle of a seat verb names, each with the participle: "based in Lyon", "a
+    London-based monitor"."""
+    places = []
+    for k in children(verb):
+        if k.dep_ == "prep" and k.lower_ in ("in", "at"):
+            places += [(p, verb) for p in pobjs(k)]
+        elif k.dep_ in ("npadvmod", "compound", "nmod", "amod") and k.i < verb.i:
+            places.append((k, verb))  # "a London-based monitor"
+    return places
+
+
 def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
     """The tokens that may name an organization's seat, each with the word that seats it there."""
     doc, words = ctx.doc, ctx.words
@@ -329,11 +341,10 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
                     and not names_a_language(doc, c, ctx.gazetteer):  # "Moscow IZVESTIYA in Russian 23 Mar 94"
                 places += [(p, c) for p in pobjs(c)]
             elif c.dep_ in ("acl", "amod") and lemma(c) in words.seat_verbs:
-                for k in children(c):
-                    if k.dep_ == "prep" and k.lower_ in ("in", "at"):
-                        places += [(p, c) for p in pobjs(k)]
-                    elif k.dep_ in ("npadvmod", "compound", "nmod", "amod") and k.i < c.i:
-                        places.append((k, c))  # "a London-based monitor"
+                places += _based_at(c)
+    # "the Nairobi-based Nation Media Group": the parser hangs "based" on a word of the name
+    places += [p for t in doc[m.start : m.end] if t.i != head.i for c in children(t)
+               if c.dep_ == "amod" and c.i < m.start and lemma(c) in words.seat_verbs for p in _based_at(c)]
     if not by_preposition:
         return places
     # its headquarters in a place ("Hamas's headquarters in Gaza", "its Cairo headquarters", "the
