@@ -127,6 +127,8 @@ def rule(**fields) -> str:
     (rule(relation="allyOf", kind="joint", pos=None, subject=None, object=None),
      "lexicon.toml: rule r1: a joint rule needs acts"),
     (rule(relation="allyOf", mutual=True), "lexicon.toml: rule r1: mutual: allyOf is symmetric"),
+    (rule(exclude=["words:heading_title"]),
+     "lexicon.toml: rule r1: exclude: words:heading_title is not a list of words in ontology/words.toml"),
 ])
 def test_a_broken_rule_is_an_error_naming_the_file_and_the_rule(text, message):
     with pytest.raises(LexiconError) as caught:
@@ -138,6 +140,13 @@ def test_a_rule_may_take_the_lemmas_of_an_earlier_rule():
     lexicon = parse_lexicon(rule(lemmas=["raid", "storm"]) + rule(id="r2", lemmas=["shell"], lemma_sets=["rule:r1"],
                                                                   exclude=["storm"]), "lexicon.toml")
     assert lexicon.rules[1].lemmas == {"shell", "raid"}
+
+
+def test_a_rule_may_leave_out_a_list_of_words_toml():
+    """"words:heading_titles": the titles that head what their "of" names, defined once in words.toml."""
+    lexicon = parse_lexicon(rule(relation="memberOf", pos="NOUN", lemmas=["director", "reporter", "secretary"],
+                                 exclude=["words:heading_titles"]), "lexicon.toml")
+    assert lexicon.rules[0].lemmas == {"reporter"}
 
 
 def test_the_shipped_lexicon_loads_and_a_broken_one_stops_kg_with_one_line(tmp_path):

@@ -97,6 +97,23 @@ def dictionary_verbs() -> dict[str, frozenset[str]]:
     return {name: frozenset(verbs) for name, verbs in sets.items()}
 
 
+def _excluded(entries, fail) -> set[str]:
+    """The lemmas an ``exclude`` names: words, and lists of ontology/words.toml as "words:NAME"
+    ("words:heading_titles"), so that a list defined there is not written again here."""
+    out: set[str] = set()
+    for entry in entries:
+        if entry.startswith("words:"):
+            from .words import load_words
+
+            values = getattr(load_words(), entry.removeprefix("words:"), None)
+            if not isinstance(values, frozenset):
+                fail(f"exclude: {entry} is not a list of words in ontology/words.toml")
+            out |= values
+        else:
+            out.add(entry.lower())
+    return out
+
+
 def known_slot(slot: str, slots: frozenset[str]) -> bool:
     """``slot`` is a slot name, or a parametrized one ("prep:with") whose prefix is."""
     head, sep, word = slot.partition(":")
@@ -153,7 +170,7 @@ def parse_lexicon(text: str, where: str = "lexicon", slots: frozenset[str] | Non
             fail(f"unknown lemma set {', '.join(unknown_sets)} (known: "
                  f"{', '.join(sorted(s for s in sets if not s.startswith('rule:')))}, or rule:ID of an earlier rule)")
         lemmas = {w.lower() for w in raw.get("lemmas", ())} | {w for s in raw.get("lemma_sets", ()) for w in sets[s]}
-        lemmas -= {w.lower() for w in raw.get("exclude", ())}
+        lemmas -= _excluded(raw.get("exclude", ()), fail)
         if kind in ("predicate", "title", "stance") and not lemmas:
             fail(f"a {kind} rule needs lemmas")
         for field in SLOT_FIELDS:
