@@ -8,9 +8,10 @@ from pathlib import Path
 
 EXTRACT = Path(__file__).resolve().parents[1] / "kg" / "extract"
 
-# the modules that may read the word lists themselves: the loaders, the record's builder, and the
-# match key (a constant of a name, asked for everywhere: see kg.extract.namekeys._words)
-READS_WORDS = {"words.py", "gazetteer.py", "resources.py", "namekeys.py"}
+# the modules that may read the word lists themselves: the loaders (the lexicon's reads the lists
+# its rules leave out by name, "words:heading_titles"), the record's builder, and the match key (a
+# constant of a name, asked for everywhere: see kg.extract.namekeys._words)
+READS_WORDS = {"words.py", "gazetteer.py", "lexicon.py", "resources.py", "namekeys.py"}
 
 
 def _calls(path: Path, name: str) -> list[int]:
