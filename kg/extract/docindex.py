@@ -64,7 +64,7 @@ def paragraph_of(token: Token) -> int:
     doc = token.doc
     breaks = doc.user_data.get("kg_breaks")
     if breaks is None:
-        breaks = doc.user_data["kg_breaks"] = [m.start() for m in LINE_BREAK.finditer(doc.text)]
+        breaks = doc.user_data["kg_breaks"] = [m.start() for m in LINE_BREAK.finditer(text(doc))]
     return bisect_right(breaks, token.idx)
 
 
@@ -93,12 +93,17 @@ def sentence_roots(doc: Doc) -> list[Token]:
     return cached
 
 
+def text(doc: Doc) -> str:
+    """``doc.text``, joined once (spaCy joins every token's text on each call)."""
+    cached = doc.user_data.get("kg_text")
+    if cached is None:
+        cached = doc.user_data["kg_text"] = doc.text
+    return cached
+
+
 def span_text(span: Span) -> str:
     """``span.text``, cut from the document's text (joined once)."""
-    text = span.doc.user_data.get("kg_text")
-    if text is None:
-        text = span.doc.user_data["kg_text"] = span.doc.text
-    return text[span.start_char:span.end_char]
+    return text(span.doc)[span.start_char:span.end_char]
 
 
 def gazetteer_ids(doc: Doc) -> dict[int, str]:

@@ -32,7 +32,7 @@ from .. import ontology
 from ..dates import YEAR
 from ..records import Document, Event, EventTime, Role
 from . import timex
-from .docindex import children, paragraph_of, sentence_of, span_text
+from .docindex import children, paragraph_of, sentence_of, span_text, tokens
 from .eventrules import EventRules, load_rules
 from .parse import forms, lemma, light_verb, pos, prep_objects, subjects
 from .polarity import polarity, reporter
@@ -364,7 +364,7 @@ def _pronoun_references(frames: dict[tuple[int, str], _Frame], rules: EventRules
         return
     culprits = rules.culprits
     ordered = sorted(frames.values(), key=lambda f: f.trigger.i)
-    for verb in ctx.doc:
+    for verb in tokens(ctx.doc):
         if pos(verb) != "VERB" or not forms(verb, ctx.words) & (culprits.deeds | culprits.claim):
             continue
         done_to = [c for c in children(verb) if c.dep_ in ("nsubjpass", "dobj")]

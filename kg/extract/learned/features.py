@@ -263,7 +263,7 @@ def features(
     # B": B reads as A, not as the name after "members A and")
     s_at, o_at = _read_at(s, s_head, a, b, at), _read_at(o, o_head, b, a, at)
     first, last = (s_at, o_at) if s_at[0] < o_at[0] else (o_at, s_at)
-    between = doc[first[1] : last[0]] if first[1] <= last[0] else doc[0:0]
+    between = tokens(doc)[first[1] : last[0]] if first[1] <= last[0] else []
     out += ["ORD:so" if s_at[0] < o_at[0] else "ORD:os", f"D:{_dist(len(between))}"]
     top = None
     if a.i == b.i:
@@ -342,9 +342,9 @@ def features(
     if between:
         out += [f"B1:{word(between[0])}", f"BL:{word(between[-1])}"]
     if first[0] > 0:
-        out.append(f"W-1:{word(doc[first[0] - 1])}")
+        out.append(f"W-1:{word(tokens(doc)[first[0] - 1])}")
     if last[1] < len(doc):
-        out.append(f"W+1:{word(doc[last[1]])}")
+        out.append(f"W+1:{word(tokens(doc)[last[1]])}")
     for fact in rules.get(candidate.keys, ()):
         out.append(f"R:{fact}")
     for fact in rules.get((o.key, s.key), ()):

@@ -343,7 +343,7 @@ def _seat_places(ctx: Context, m: Mention) -> list[tuple]:
             elif c.dep_ in ("acl", "amod") and lemma(c) in words.seat_verbs:
                 places += _based_at(c)
     # "the Nairobi-based Nation Media Group": the parser hangs "based" on a word of the name
-    places += [p for t in doc[m.start : m.end] if t.i != head.i for c in children(t)
+    places += [p for t in tokens(doc)[m.start : m.end] if t.i != head.i for c in children(t)
                if c.dep_ == "amod" and c.i < m.start and lemma(c) in words.seat_verbs for p in _based_at(c)]
     if not by_preposition:
         return places
