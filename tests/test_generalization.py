@@ -1396,3 +1396,18 @@ def test_a_seat_the_parser_hangs_on_a_word_inside_the_name(extract):
     its head, still seats the organization."""
     facts = extract("The story ran in papers of the Kampala-based Nation Media Group (NMG) on Friday.")
     assert (iri_key("Nation Media Group"), "basedIn", "kampala-ug") in facts, facts
+
+
+def test_control_reclaimed_is_a_capture(extract):
+    """"reclaimed control", "reasserted control": control taken (lexicon capture-control's light verbs)."""
+    assert ("syria-armed-forces", "captured", "palmyra") in extract(
+        "Syrian government forces reclaimed control of Palmyra.")
+
+
+@pytest.mark.parametrize("text", [
+    "Rebel forces took control of parts of Idlib province.",
+    "Islamic State seized control of most of Sirte in June.",  # most of it: not the town (tests/data/constructions)
+])
+def test_control_of_a_part_of_a_place_is_no_capture_of_it(extract, text):
+    facts = extract(text)
+    assert not any(p == "captured" for _, p, _ in facts), facts
