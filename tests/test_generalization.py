@@ -1411,3 +1411,67 @@ def test_control_reclaimed_is_a_capture(extract):
 def test_control_of_a_part_of_a_place_is_no_capture_of_it(extract, text):
     facts = extract(text)
     assert not any(p == "captured" for _, p, _ in facts), facts
+
+
+@pytest.mark.parametrize("text", [
+    "Donors welcome the Transitional Federal Government of Somalia's efforts to defeat al-Shabaab.",
+    "The Federal Government of Somalia's continued efforts to weaken al-Shabaab are paying off.",
+])
+def test_a_name_with_of_before_a_possessive_is_the_possessor(extract, text):
+    """"the Federal Government of Somalia's efforts": the parser hangs "'s" on "Somalia" and the
+    name beside the noun or over it, never as its possessor (kg_possessive_names mends it); and
+    "weaken" is an aim of fighting (lexicon attack-aim)."""
+    assert ("somalia-government", "attacked", "al-shabaab") in extract(text)
+
+
+def test_a_possessive_inside_of_a_phrase_is_left_as_the_parser_reads_it():
+    from kg.extract.nlp import load
+
+    doc = load()("The head of Iraq's army resigned on Monday.")
+    head = next(t for t in doc if t.lower_ == "head")
+    assert head.dep_ != "poss", [(t.text, t.dep_, t.head.text) for t in doc]
+
+
+def test_persons_in_a_list_share_the_last_one_s_of(extract):
+    """"Anna Berg and Peter Lund of Stockholm University": both of it; a name with its own "of"
+    keeps it ("Tom Smith of Boston and Jerry Jones of Yale University")."""
+    facts = extract("Economists Anna Berg and Peter Lund of Stockholm University wrote the report.")
+    assert ("ana-berg", "memberOf", "stockholm-university") in facts, facts
+    facts = extract("Tom Smith of Boston and Jerry Jones of Yale University met in June.")
+    assert ("jery-jones", "memberOf", "yale-university") in facts, facts
+    assert not any(s == "tom-smith" and o == "yale-university" for s, _, o in facts), facts
+
+
+@pytest.mark.parametrize("text, member, institution, seat", [
+    ("Maria Sousa, a former University of Oregon professor, joined the bank.",
+     "maria-sousa", "university-of-oregon", None),  # a university is a place (docs/annotation.md), seated nowhere
+    ("The ruling was written by Marie Dubois, a judge of the Supreme Court of Canada.", "marie-dubois",
+     "supreme-court-of-canada", "canada"),
+])
+def test_a_place_that_ends_an_institution_s_name_is_part_of_it_and_its_seat(extract, text, member, institution,
+                                                                            seat):
+    """"the University of Oregon": NER reads the name whole once the gazetteer leaves the place to
+    it (it read "University of" an organization and "Oregon" a place); the place is the seat of an
+    organization so named."""
+    facts = extract(text)
+    assert (member, "memberOf", institution) in facts, facts
+    assert ((institution, "basedIn", seat) in facts) if seat else not any(p == "basedIn" for _, p, _ in facts), facts
+    assert not any("university" == o or "supreme-court" == o for _, _, o in facts), facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Prosecutors say Omar Hussein fought for al-Nusra Front in Syria.", ("omar-husein", "memberOf", "nusra-front")),
+    ("The world was shocked by ISIL's execution of the Jordanian pilot Muath al-Kasasbeh.",
+     ("islamic-state", "attacked", "muath-alkasasbe")),
+])
+def test_fighting_for_a_group_and_an_execution(extract, text, fact):
+    assert fact in extract(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Omar Hussein fought for freedom all his life.",
+    "The execution of the contract by Siemens took a year.",
+])
+def test_a_cause_fought_for_and_a_contract_executed_are_no_facts(extract, text):
+    facts = extract(text)
+    assert not any(p in ("memberOf", "attacked") for _, p, _ in facts), facts

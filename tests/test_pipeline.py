@@ -14,6 +14,8 @@ def test_the_custom_components_are_in_the_pipeline_in_order():
     names = load().pipe_names
     ours = ["kg_paragraphs", "kg_dateline", "kg_names", "kg_merge_names"]
     assert names[:4] == ours and names.index("kg_lemmas") == names.index("attribute_ruler") + 1
+    assert names.index("kg_fronted_names") == names.index("parser") + 1
+    assert names.index("kg_possessive_names") > names.index("ner")  # it reads the entities
     assert load().get_pipe_config("kg_dateline")["max_tokens"] == 12
 
 

@@ -11,8 +11,11 @@ They run before the model's own components, on the tokens alone:
                     entity type as its NER label) and "al-Name" into one word, so the parser sees
                     "Islamic State" or "al-Burhan" as one proper noun
 
-and one after the model's attribute ruler: ``kg_lemmas``, the lemmas of ontology/lemmas.toml
-("retook" -> "retake"), which the model's lemmatizer then leaves alone.
+and among the model's own: ``kg_fronted_names`` after the parser (a name set off before its
+description is the clause's subject), ``kg_lemmas`` after the attribute ruler (the lemmas of
+ontology/lemmas.toml, "retook" -> "retake", which the model's lemmatizer then leaves alone) and
+``kg_possessive_names`` after the NER ("the Government of Somalia's efforts": the name is the
+noun's possessor).
 
 spaCy builds a component from its name and its config, which holds plain settings, not data: a
 factory takes the word lists, the gazetteer and the lemmas from kg's record of its data files
@@ -247,6 +250,7 @@ class MergeNames:
         self.region_words = {w for w, kind in words.place_suffixes.items() if kind == "Region"}
         self.particles = words.name_particles
         self.openings = words.organization_openings
+        self.institution_heads = words.organization_nouns | words.institution_heads
         self.borrowed: set[str] = set()  # merged forms whose lexemes have their last word's features
 
     def __call__(self, doc: Doc) -> Doc:
@@ -294,6 +298,14 @@ class MergeNames:
         # organization's name, a known name is part of another organization's
         before = doc[start - 1] if start > 0 else None
         if before is not None and before.text[:1].isupper() and opening_word(before.text) in self.openings:
+            return False
+        # "the University of Iowa", "the Supreme Court of Canada": a place after "of" after an
+        # institution's head word ends the institution's name, which NER reads whole when the place
+        # is left to it (given the place, it names "the University of" an organization); the place
+        # is the institution's seat all the same (relations.structure.seat)
+        of = start - 2 if before is not None and before.lower_ == "the" else start - 1  # "of the Philippines"
+        if of >= 1 and doc[of].lower_ == "of" and doc[of - 1].text[:1].isupper() \
+                and doc[of - 1].lower_ in self.institution_heads:
             return False
         # "Syrian Arab Coalition", "Free Syrian Army": a name written with other capitals than the
         # gazetteer's ("Arab coalition", "Syrian army") after another capitalized word is part of a
@@ -516,3 +528,48 @@ class FrontedNames:
             self._titles = frozenset(form.split()[-1] for rule in data().lexicon.rules_for("title")
                                      for form in rule.lemmas)
         return self._titles
+
+
+@Language.factory("kg_possessive_names", default_config={})
+def make_possessive_names(nlp: Language, name: str) -> "PossessiveNames":
+    return PossessiveNames()
+
+
+class PossessiveNames:
+    """"The Federal Government of Somalia's efforts to weaken al-Shabaab": the small parser hangs
+    the possessive "'s" on the last word of a name with "of" in it, and the name itself on the noun
+    after it as a subject, or beside it as a second object of the verb (or the noun on the name's
+    "of" as a second object of it), never as its possessor.
+    Where an organization's or a place's name of the form "N of M's" hangs on the noun right after
+    the "'s" (adjectives and compounds between), on that noun's head, or has it under its "of", the
+    name is the noun's possessor, as the parser reads "the Government of Iraq's efforts" once the
+    gazetteer has made "Government of Iraq" one word. "The head of Iraq's army" the parser reads
+    right ("Iraq" the army's possessor) and it is left as it is; so is a title ("the Chairman of
+    Syria's opposition" leads the opposition), which is no organization's name."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        for mark in doc:
+            if mark.tag_ == "POS" and mark.dep_ == "case":
+                self._repair(doc, mark)
+        return doc
+
+    @staticmethod
+    def _repair(doc: Doc, mark) -> None:
+        owner = mark.head  # "Somalia"
+        of = owner.head
+        name = of.head  # "Government"
+        if owner.dep_ != "pobj" or of.lower_ != "of" or of.dep_ != "prep" or of.i >= owner.i \
+                or name.tag_ not in PROPER or owner.tag_ not in PROPER or name.dep_ == "ROOT" \
+                or name.ent_type_ not in ("ORG", "GPE", "FAC") \
+                or owner.right_edge.i != mark.i:
+            return
+        noun = next((t for t in doc[mark.i + 1:min(mark.i + 4, len(doc))] if t.tag_ in ("NN", "NNS")), None)
+        if noun is None or any(t.head.i != noun.i or t.dep_ not in ("amod", "compound", "nummod")
+                               for t in doc[mark.i + 1:noun.i]) \
+                or any(c.dep_ == "poss" for c in noun.children):
+            return
+        if noun.head.i == of.i:  # the noun hung on the name's "of" as a second object: it takes the name's place
+            noun.head, noun.dep_ = name.head, name.dep_
+        elif name.right_edge.i != mark.i or not (name.head.i == noun.i or name.head.i == noun.head.i != noun.i):
+            return
+        name.head, name.dep_ = noun, "poss"

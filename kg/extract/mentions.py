@@ -298,8 +298,11 @@ def place_nouns(token, words: Words) -> list:
         # "Goma is the capital and largest city of North Kivu": each noun of the list
         out += said + [k for c in said for k in c.conjuncts if k.lemma_.lower() in heads and k not in said]
     if token.dep_ == "compound" and token.head.i > token.i and token.head.lemma_.lower() in heads and \
+            token.head.lemma_.lower() not in words.settlement_parts and \
             any(c.dep_ == "prep" and c.lower_ == "of" for c in children(token.head)):
-        out.append(token.head)  # "the Jebel Marra area of Darfur", "the Kunduz province of Afghanistan"
+        # "the Jebel Marra area of Darfur", "the Kunduz province of Afghanistan" (not "the Louisville
+        # suburb of Okolona": the suburb is Okolona)
+        out.append(token.head)
     return out
 
 
@@ -313,6 +316,9 @@ def place_noun_after(doc, m: Mention, words: Words):
     kind = doc[m.end]
     if kind.pos_ == "NOUN" and kind.dep_ == "compound" and m.end + 1 < len(doc) and kind.head.i == m.end + 1:
         kind = doc[m.end + 1]
+    if kind.lemma_.lower() in words.settlement_parts and any(c.dep_ == "prep" and c.lower_ == "of"
+                                                            for c in children(kind)):
+        return None  # "the Louisville suburb of Okolona": Louisville is no suburb, Okolona is
     return kind if doc[m.end - 1].head.i == kind.i and kind.lemma_.lower() in words.place_heads else None
 
 

@@ -59,6 +59,8 @@ def load(model: str | None = None):
     nlp.add_pipe("kg_dateline", before=components.NAMES)
     if "parser" in nlp.pipe_names:
         nlp.add_pipe("kg_fronted_names", after="parser")
+        # it reads the entities as well (a name's "of" is an organization's or a place's)
+        nlp.add_pipe("kg_possessive_names", after="ner" if "ner" in nlp.pipe_names else "kg_fronted_names")
     if "attribute_ruler" in nlp.pipe_names:
         components.add_lemma_ruler(nlp, after="attribute_ruler")
     if "ner" in nlp.pipe_names:

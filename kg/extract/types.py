@@ -20,6 +20,8 @@ def ner_type(label: str, text: str, words: Words) -> str | None:
     suffix = words.place_suffixes.get(text.split()[-1].lower()) if text.split() else None
     if suffix and base in ("Settlement", "Region", "Facility", "Person", "Organization"):
         return suffix  # "Tiyas Military Airfield", "Mopti Region": the last word says it is a place
+    if base == "Organization" and " of " in text and words.place_suffixes.get(head_word(text)) == "Facility":
+        return "Facility"  # "the University of Oregon", "the Hospital of Saint Raphael": as "Oregon State University"
     opening = words.organization_openings.get(opening_word(text))
     if opening and (base == "Person" or (base in ("Settlement", "Region") and len(text.replace("-", " ").split()) > 1)):
         return opening  # "Jaysh al-Adl"; a place of one word stays one ("Saraya" is a town as well)

@@ -33,6 +33,7 @@ class Words:
     compass: dict[str, str]
     place_suffixes: dict[str, str]
     subdivision_words: frozenset[str]
+    settlement_parts: frozenset[str]
     organization_heads: dict[str, str]
     organization_openings: dict[str, str]
     # relation rules and polarity

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ... import ontology
 from ...ontology import is_a
-from ..docindex import children, tokens
+from ..docindex import children, span_text, tokens
 from ..lexicon import Rule
 from ..mentions import place_noun_after, place_nouns
 from ..parse import first_conjunct, lemma, one_of_several, pobjs, prep_objects, stance, title_word
@@ -289,12 +289,17 @@ SEATED_BY_PREPOSITION = frozenset({"Organization", "GovernmentAgency", "MediaOrg
 
 def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
     """An organization's seat: "Waste Management Inc. of Houston", "the Red Crescent in Aleppo",
-    "Acme, a firm based in Lyon", "a London-based monitor", "the Aleppo city council"."""
+    "Acme, a firm based in Lyon", "a London-based monitor", "the Aleppo city council", "the
+    Supreme Court of Canada" (the place that ends the name)."""
     relation = ontology.relations()[rule.relation]
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or not ontology.fits(m.type, relation.domain):
             continue
         seen = set()
+        named = _place_ending_the_name(ctx, m)
+        if named is not None and named[0] != m.key:
+            seen.add(named[0])
+            yield Found(m.key, named[0], rule, named[1])
         for place, word in _seat_places(ctx, m):
             keys = ctx.entities_of(place)
             if word.i > m.start:  # "Acme Inc. of Franklin Lakes, N.J.": of the state as well
@@ -307,6 +312,21 @@ def seat(ctx: Context, rule: Rule) -> Iterator[Found]:
                         and lemma(word) not in ctx.words.seat_verbs and lemma(word) not in ctx.words.seat_nouns):
                     seen.add(key)
                     yield Found(m.key, key, rule, word.i)
+
+
+def _place_ending_the_name(ctx: Context, m: Mention) -> tuple[str, int] | None:
+    """The place the gazetteer knows that ends an organization's name after its last "of" ("the
+    Supreme Court of Canada", "the National Space Development Agency of Japan"), with the index of
+    the name's last word; None where there is none. Not a name the gazetteer knows: its entry is
+    what it is, whichever of its names the text gives ("the Government of Somalia" is the
+    country's institution, not an organization seated there)."""
+    name = span_text(ctx.doc[m.start : m.end])
+    if " of " not in name or m.gazetteer_id is not None:
+        return None
+    entry = ctx.gazetteer.lookup(name.rsplit(" of ", 1)[1])
+    if entry is None or entry.type not in ("Country", "Region", "Settlement"):
+        return None
+    return entry.id, m.end - 1
 
 
 def _based_at(verb) -> list[tuple]:
@@ -398,13 +418,18 @@ def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
     Uppsala University", "Lt. Col. John Smith of the 82nd Airborne Division", "Fang Kaitai at the
     Institute of Mathematics" (a person of a place is from it: "Smith of Texas" says nothing here),
     or a noun describing the person "at" or "with" it ("Peter Lund, a geologist at the Institute of
-    Botany")."""
+    Botany"). Persons' names in a list share the "of" or "at" of the last ("James Blight and David
+    Welch of Harvard University": both of it), unless one has its own."""
     doc, relation = ctx.doc, ontology.relations()[rule.relation]
     for m in ctx.mentions:
         if m.kind != "name" or not m.key or m.type != "Person":
             continue
         head = doc[m.start : m.end].root
-        for holder, c in [(head, c) for c in children(head)] + _described_at(ctx, head):
+        own = [(head, c) for c in children(head)]
+        if not any(c.dep_ == "prep" and c.lower_ in ("of", "at") for _, c in own):
+            last = _last_person_conjunct(ctx, head)
+            own += [(last, c) for c in children(last)] if last is not None else []
+        for holder, c in own + _described_at(ctx, head):
             described = holder is not head
             if c.dep_ != "prep" or c.lower_ not in ("of", "at", "with") or c.i < m.end or (
                     c.lower_ == "with" and not described):
@@ -417,6 +442,18 @@ def affiliation(ctx: Context, rule: Rule) -> Iterator[Found]:
                     if key != m.key and ontology.fits(ctx.type_of(key), relation.range) and (
                             c.lower_ == "of" or described or ctx.type_of(key) in AFFILIATED_AT):
                         yield Found(m.key, key, rule, c.i)
+
+
+def _last_person_conjunct(ctx: Context, head):
+    """The last of the persons' names coordinated after ``head``'s ("A, B and C": C), or None
+    where ``head`` is the last or a conjunct is not a person's name."""
+    last = head
+    while (after := [c for c in children(last) if c.dep_ == "conj"]):
+        last = after[-1]
+        m = ctx.at.get(last.i)
+        if m is None or m.kind != "name" or m.type != "Person":
+            return None
+    return last if last is not head else None
 
 
 def _described_at(ctx: Context, head) -> list[tuple]:
@@ -495,8 +532,11 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                         # place bigger than the noun's kind modifying it holds the name; a place of
                         # the noun's own kind names the noun ("the Haret Hreik region of Beirut")
                         kind_rank = RANK.get(ctx.words.place_suffixes.get(lemma(holder), "Settlement"), 0)
+                        # "the Louisville suburb of Okolona": a settlement's part lies in a place of its rank
+                        part = lemma(holder) in ctx.words.settlement_parts
                         for key in ctx.entities_of(c):
-                            if RANK.get(ctx.type_of(key), -9) > max(RANK[m.type], kind_rank) and key != m.key:
+                            rank = RANK.get(ctx.type_of(key), -9)
+                            if (rank >= RANK[m.type] if part else rank > max(RANK[m.type], kind_rank)) and key != m.key:
                                 yield Found(m.key, key, rule, c.i)
 
 
