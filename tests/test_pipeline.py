@@ -125,3 +125,10 @@ def test_a_parse_left_early_ends_its_worker_processes():
     assert "Geneva" in first.text
     parsed.close()
     assert not set(multiprocessing.active_children()) - before
+
+
+def test_a_hyphen_after_an_abbreviation_splits_before_a_capital_only():
+    from kg.extract.nlp import load
+
+    words = [t.text for t in load().tokenizer("the U.S.-led coalition and the U.S.-Kenya partnership")]
+    assert "U.S.-led" in words and words[-4:] == ["U.S.", "-", "Kenya", "partnership"], words

@@ -66,6 +66,16 @@ def add_abbreviations(nlp: Language, words: Words | None = None) -> None:
             nlp.tokenizer.add_special_case(form, [{"ORTH": form}])
 
 
+def add_abbreviation_hyphens(nlp: Language) -> None:
+    """"the U.S.-Kenya partnership", "U.S.-Iraqi talks": a hyphen after an abbreviation's last
+    stop and before a capital is a token of its own, as it is between two words ("Kenya-Uganda");
+    the tokenizer's infix, beside its own ("U.S.-led" stays one word)."""
+    from spacy.util import compile_infix_regex
+
+    nlp.tokenizer.infix_finditer = compile_infix_regex(
+        [*nlp.Defaults.infixes, r"(?<=[A-Z]\.)-(?=[A-Z])"]).finditer
+
+
 def add_citation_marks(nlp: Language) -> None:
     """A reference mark glued to a word ("Kilinochchi,[60]", "Sri Lanka.[3][5]") is a token of its
     own, so it never reaches a name: a suffix of the tokenizer's, tried before its own."""

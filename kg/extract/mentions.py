@@ -209,11 +209,19 @@ def _ner_spans(doc, words: Words):
 
 
 def _generic_names(doc, taken, sentence_of, words) -> list[Mention]:
-    """A capitalized generic organization word used as a name ("Coalition aircraft"): kind
-    "generic", keyed in :mod:`kg.extract.resolve` to the organization the document names with it."""
+    """A capitalized generic organization word used as a name ("Coalition aircraft"), or one in
+    lower case right before its forces with no word of its own ("Afghan and coalition forces
+    killed ...", "coalition aircraft"; not "the rebel coalition's fighters"): kind "generic", keyed
+    in :mod:`kg.extract.resolve` to the organization the document names with it."""
     found = []
     for token in tokens(doc):
-        if token.i in taken or token.lower_ not in words.generic_organizations or not token.text[:1].isupper():
+        if token.i in taken or token.lower_ not in words.generic_organizations:
+            continue
+        if not token.text[:1].isupper() and not (
+                token.dep_ == "compound" and token.head.i == token.i + 1 and not children(token)
+                and token.head.lemma_.lower() in words.members
+                and all(c.text[:1].isupper() for c in children(token.head)  # "Afghan and coalition forces"
+                        if c.i < token.i and c.dep_ in ("amod", "compound", "nmod"))):
             continue
         type_ = next(iter(words.descriptions.get(token.lower_, ("Organization",))))
         found.append(replace(mention(doc, token.i, token.i + 1, type_, sentence_of), kind="generic"))

@@ -54,6 +54,7 @@ def load(model: str | None = None):
         attributes.index_attribute_ruler(nlp)
     components.add_abbreviations(nlp, components.data().words)
     components.add_citation_marks(nlp)
+    components.add_abbreviation_hyphens(nlp)
     components.add_name_finder(nlp)
     nlp.add_pipe("kg_paragraphs", before=components.NAMES)
     nlp.add_pipe("kg_dateline", before=components.NAMES)

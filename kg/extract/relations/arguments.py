@@ -66,9 +66,10 @@ def entity_of(ctx: Context, token, seen: frozenset[int]) -> list[str]:
         if governed:
             return [governed]
     # "the offensive (launched by X)", "a partner in the campaign": who wages it (not an undertaking
-    # another verb acts on: "X repelled an attack by Y" is no attack on Y)
+    # another verb acts on: "X condemned an attack by Y" says nothing of Y; but "X repelled an
+    # attack by Y" fights Y)
     acted_on = token.dep_ in ("dobj", "nsubjpass") and token.head.pos_ == "VERB" \
-        and not forms(token.head, words) & words.undertaking_verbs
+        and not forms(token.head, words) & (words.undertaking_verbs | words.repelling_verbs)
     if lemma_ in words.undertaking_nouns and not acted_on:
         undertakers = [u for u in undertakers_of(token, words) if u.i not in seen and u.i != token.i]
         keys = _first(ctx, undertakers, seen | {token.i})
@@ -172,8 +173,24 @@ def _army_of(ctx: Context, token, lemma_: str) -> list[str]:
                     if forces and forces not in found:
                         found.append(forces)
             if found:
-                return found
+                return found + _named_beside(ctx, token, found)
     return found
+
+
+def _named_beside(ctx: Context, token, found: list[str]) -> list[str]:
+    """"Afghan and coalition forces": the parser hangs both on the noun, the nationality as an
+    adjective and the force as a compound; a force so named beside a listed nationality is one of
+    the noun's too."""
+    kids = children(token)
+    if not any(t.dep_ == "cc" for c in kids if c.dep_ in ("amod", "compound", "nmod") for t in children(c)):
+        return []
+    out = []
+    for c in kids:
+        m = ctx.at.get(c.i)
+        if c.dep_ in ("compound", "nmod") and c.i < token.i and m is not None and m.key and m.key not in found \
+                and m.key not in out and m.type not in ("Person", "PersonGroup", "Country") and not stance(c):
+            out.append(m.key)
+    return out
 
 
 def _through_children(ctx: Context, token, lemma_: str, seen: frozenset[int]) -> list[str]:

@@ -191,6 +191,21 @@ def _compound(ctx: Context, t, rule) -> list:
     return [c for c in children(t) if c.dep_ in ("compound", "amod", "nmod") and c.i < t.i]
 
 
+@slot("hyphen_pair")
+def _hyphen_pair(ctx: Context, t, rule) -> list:
+    """The two names a hyphen joins before the noun, each a modifier of it: "the Kenya-Uganda
+    partnership", "the U.S.-Kenya partnership", "the Iran-Iraq war"."""
+    doc = ctx.doc
+    for c in children(t):
+        if c.dep_ not in ("compound", "amod", "nmod") or c.i >= t.i:
+            continue
+        for a, b in ((c.i - 2, c.i), (c.i, c.i + 2)):
+            if 0 <= a and b < t.i and doc[a + 1].text in ("-", "\u2013") and not doc[a].whitespace_ \
+                    and not doc[a + 1].whitespace_:
+                return [doc[a], doc[b]]
+    return []
+
+
 @slot("light_subject")
 def _light_subject(ctx: Context, t, rule) -> list:
     verb = light_verb(t, rule.light_verbs, ctx.words)

@@ -255,9 +255,16 @@ def nationality(ctx: Context, rule: Rule) -> Iterator[Found]:
             if lemma(appos) in words.members or lemma(appos) in words.descriptions or lemma(appos) in words.organization_nouns:
                 candidates.extend(c for c in children(appos) if c.dep_ in ("amod", "compound", "nmod", "poss") and c.i < appos.i)
         for c in candidates:
-            country = ctx.country_of(c) if not stance(c) else None
+            country = ctx.country_of(c) if not stance(c) and not _hyphened_to(ctx.doc, c, m) else None
             if country and country != m.key:
                 yield Found(m.key, country, rule, c.i)
+
+
+def _hyphened_to(doc, token, m: Mention) -> bool:
+    """Whether ``token`` is joined to the name by a hyphen: "the Israel-Hamas war" names two sides,
+    not Hamas's country."""
+    return token.i == m.start - 2 and doc[m.start - 1].text in ("-", "\u2013") and not token.whitespace_ \
+        and not doc[m.start - 1].whitespace_
 
 
 def _kind_before(ctx: Context, m: Mention) -> list:
