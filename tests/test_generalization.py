@@ -1477,12 +1477,32 @@ def test_a_cause_fought_for_and_a_contract_executed_are_no_facts(extract, text):
     assert not any(p in ("memberOf", "attacked") for _, p, _ in facts), facts
 
 
-def test_a_part_of_a_city_named_after_it_lies_in_it(extract):
-    """"the Baghdad neighborhood of Karrada": Karrada lies in Baghdad (words.toml
-    settlement_parts), never Baghdad in Karrada."""
-    facts = extract("A car bomb exploded in the Baghdad neighborhood of Karrada on Sunday.")
-    assert ("karada", "locatedIn", "baghdad") in facts, facts
-    assert ("baghdad", "locatedIn", "karada") not in facts, facts
+@pytest.mark.parametrize("text, part, city", [
+    ("A car bomb exploded in the Baghdad neighborhood of Karrada on Sunday.", "karada", "baghdad"),
+    ("Shells fell on the Damascus district of Jobar overnight.", "jobar", "damascus"),
+])
+def test_a_part_of_a_city_named_after_it_lies_in_it(extract, text, part, city):
+    """"the Baghdad neighborhood of Karrada", "the Damascus district of Jobar": the part lies in
+    the city (words.toml settlement_parts, city_parts), never the city in the part."""
+    facts = extract(text)
+    assert (part, "locatedIn", city) in facts, facts
+    assert (city, "locatedIn", part) not in facts, facts
+
+
+def test_a_district_named_before_its_province_is_that_district(extract):
+    """"the Nawah district of Ghazni province": Nawah is the district (no city the gazetteer
+    knows stands before "district"), in Ghazni."""
+    facts = extract("Afghan troops cleared the Nawah district of Ghazni province.")
+    assert ("nawa", "locatedIn", "ghazni-province") in facts, facts
+    assert not any(s == "ghazni-province" and p == "locatedIn" for s, p, _ in facts), facts
+
+
+def test_washington_dc_is_one_place(extract):
+    """"Washington, D.C." names the city (a gazetteer alias), not a city in a district."""
+    facts = extract("The agency, based in Washington, D.C., issued a warning on Monday.")
+    assert not any(p == "locatedIn" for _, p, _ in facts), facts
+    facts = extract("Protesters marched in Washington, D.C. and in Jacksonville, Florida.")
+    assert not any(s == "washington" and p == "locatedIn" for s, p, _ in facts), facts
 
 
 def test_a_nationality_and_coalition_forces_act_together(extract):

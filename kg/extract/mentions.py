@@ -314,6 +314,15 @@ def place_nouns(token, words: Words) -> list:
     return out
 
 
+def part_of_city(noun, m: Mention, words: Words) -> bool:
+    """Whether ``noun``, right after the name ``m``, with an "of", names a part of the place ``m``
+    names ("the Louisville suburb of Okolona"; "the Damascus district of Joubar", where the
+    gazetteer knows the city: not "the Nawah district of Ghazni")."""
+    word = noun.lemma_.lower()
+    return (word in words.settlement_parts or word in words.city_parts and m.type == "Settlement"
+            and m.gazetteer_id is not None) and any(c.dep_ == "prep" and c.lower_ == "of" for c in children(noun))
+
+
 def place_noun_after(doc, m: Mention, words: Words):
     """The place noun right after a name that the name's last word modifies ("the Gul Tepa
     district", "Helmand province"), past one common noun compounded on it ("the Kakuma refugee
@@ -324,8 +333,7 @@ def place_noun_after(doc, m: Mention, words: Words):
     kind = doc[m.end]
     if kind.pos_ == "NOUN" and kind.dep_ == "compound" and m.end + 1 < len(doc) and kind.head.i == m.end + 1:
         kind = doc[m.end + 1]
-    if kind.lemma_.lower() in words.settlement_parts and any(c.dep_ == "prep" and c.lower_ == "of"
-                                                            for c in children(kind)):
+    if part_of_city(kind, m, words):
         return None  # "the Louisville suburb of Okolona": Louisville is no suburb, Okolona is
     return kind if doc[m.end - 1].head.i == kind.i and kind.lemma_.lower() in words.place_heads else None
 

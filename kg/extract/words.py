@@ -34,6 +34,7 @@ class Words:
     place_suffixes: dict[str, str]
     subdivision_words: frozenset[str]
     settlement_parts: frozenset[str]
+    city_parts: frozenset[str]
     repelling_verbs: frozenset[str]
     organization_heads: dict[str, str]
     organization_openings: dict[str, str]

@@ -15,7 +15,7 @@ from ... import ontology
 from ...ontology import is_a
 from ..docindex import children, span_text, tokens
 from ..lexicon import Rule
-from ..mentions import place_noun_after, place_nouns
+from ..mentions import part_of_city, place_noun_after, place_nouns
 from ..parse import first_conjunct, lemma, one_of_several, pobjs, prep_objects, stance, title_word
 from ..sourcelines import SOURCE_ITEM, names_a_language
 from .context import Found
@@ -502,6 +502,9 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
     for holder in list(holders):
         # "Kunduz, located in northern Afghanistan"
         holders += [c for c in children(holder) if c.dep_ in ("acl", "relcl") and lemma(c) in words.location_verbs]
+    # "the Damascus district of Joubar": the district is Joubar, which lies in Damascus (the city's
+    # parts that are places of its rank as well; settlement_parts never hold the name before them)
+    holders = [h for h in holders if not (h.i > head.i and head.head.i == h.i and part_of_city(h, m, words))]
     return head, holders
 
 
@@ -539,10 +542,13 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                         # place bigger than the noun's kind modifying it holds the name; a place of
                         # the noun's own kind names the noun ("the Haret Hreik region of Beirut")
                         kind_rank = RANK.get(ctx.words.place_suffixes.get(lemma(holder), "Settlement"), 0)
-                        # "the Louisville suburb of Okolona": a settlement's part lies in a place of its rank
-                        part = lemma(holder) in ctx.words.settlement_parts
+                        # "the Louisville suburb of Okolona", "the Damascus district of Joubar": a
+                        # settlement's part lies in a place of its rank
                         for key in ctx.entities_of(c):
                             rank = RANK.get(ctx.type_of(key), -9)
+                            part = lemma(holder) in ctx.words.settlement_parts or (
+                                lemma(holder) in ctx.words.city_parts and ctx.type_of(key) == "Settlement"
+                                and key in ctx.gazetteer.entries)
                             if (rank >= RANK[m.type] if part else rank > max(RANK[m.type], kind_rank)) and key != m.key:
                                 yield Found(m.key, key, rule, c.i)
 
