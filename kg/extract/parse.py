@@ -72,6 +72,13 @@ def one_of_several(noun, words: Words) -> bool:
                for c in children(noun))
 
 
+def hyphened(doc, a: int) -> bool:
+    """Whether the words at ``a`` and ``a + 2`` are joined by a hyphen with no space ("Kenya-Uganda",
+    "U.S.-Kenya", "Israel-Hamas")."""
+    return 0 <= a and a + 2 < len(doc) and doc[a + 1].text in ("-", "\u2013") and not doc[a].whitespace_ \
+        and not doc[a + 1].whitespace_
+
+
 def pobjs(prep) -> list:
     """The objects of a preposition, through stacked prepositions ("out of", "along with")."""
     out = []

@@ -14,6 +14,7 @@ from ..docindex import children
 from ..parse import (
     agents,
     counts,
+    hyphened,
     lemma,
     light_verb,
     opening_adverb,
@@ -199,10 +200,9 @@ def _hyphen_pair(ctx: Context, t, rule) -> list:
     for c in children(t):
         if c.dep_ not in ("compound", "amod", "nmod") or c.i >= t.i:
             continue
-        for a, b in ((c.i - 2, c.i), (c.i, c.i + 2)):
-            if 0 <= a and b < t.i and doc[a + 1].text in ("-", "\u2013") and not doc[a].whitespace_ \
-                    and not doc[a + 1].whitespace_:
-                return [doc[a], doc[b]]
+        for a in (c.i - 2, c.i):
+            if a + 2 < t.i and hyphened(doc, a):
+                return [doc[a], doc[a + 2]]
     return []
 
 

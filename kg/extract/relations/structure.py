@@ -16,7 +16,7 @@ from ...ontology import is_a
 from ..docindex import children, span_text, tokens
 from ..lexicon import Rule
 from ..mentions import part_of_city, place_noun_after, place_nouns
-from ..parse import first_conjunct, lemma, one_of_several, pobjs, prep_objects, stance, title_word
+from ..parse import first_conjunct, hyphened, lemma, one_of_several, pobjs, prep_objects, stance, title_word
 from ..sourcelines import SOURCE_ITEM, names_a_language
 from .context import Found
 
@@ -255,16 +255,11 @@ def nationality(ctx: Context, rule: Rule) -> Iterator[Found]:
             if lemma(appos) in words.members or lemma(appos) in words.descriptions or lemma(appos) in words.organization_nouns:
                 candidates.extend(c for c in children(appos) if c.dep_ in ("amod", "compound", "nmod", "poss") and c.i < appos.i)
         for c in candidates:
-            country = ctx.country_of(c) if not stance(c) and not _hyphened_to(ctx.doc, c, m) else None
+            # "the Israel-Hamas war": a name joined to it by a hyphen is the other side, not its country
+            hyphen = c.i == m.start - 2 and hyphened(ctx.doc, c.i)
+            country = ctx.country_of(c) if not stance(c) and not hyphen else None
             if country and country != m.key:
                 yield Found(m.key, country, rule, c.i)
-
-
-def _hyphened_to(doc, token, m: Mention) -> bool:
-    """Whether ``token`` is joined to the name by a hyphen: "the Israel-Hamas war" names two sides,
-    not Hamas's country."""
-    return token.i == m.start - 2 and doc[m.start - 1].text in ("-", "\u2013") and not token.whitespace_ \
-        and not doc[m.start - 1].whitespace_
 
 
 def _kind_before(ctx: Context, m: Mention) -> list:
