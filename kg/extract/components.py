@@ -69,11 +69,13 @@ def add_abbreviations(nlp: Language, words: Words | None = None) -> None:
 def add_abbreviation_hyphens(nlp: Language) -> None:
     """"the U.S.-Kenya partnership", "U.S.-Iraqi talks": a hyphen after an abbreviation's last
     stop and before a capital is a token of its own, as it is between two words ("Kenya-Uganda");
-    the tokenizer's infix, beside its own ("U.S.-led" stays one word)."""
-    from spacy.util import compile_infix_regex
+    the tokenizer's infix, beside its own ("U.S.-led" stays one word), as add_citation_marks adds a
+    suffix."""
+    import re
 
-    nlp.tokenizer.infix_finditer = compile_infix_regex(
-        [*nlp.Defaults.infixes, r"(?<=[A-Z]\.)-(?=[A-Z])"]).finditer
+    own = nlp.tokenizer.infix_finditer
+    pattern = r"(?<=[A-Z]\.)-(?=[A-Z])" + (f"|{own.__self__.pattern}" if own is not None else "")
+    nlp.tokenizer.infix_finditer = re.compile(pattern).finditer
 
 
 def add_citation_marks(nlp: Language) -> None:

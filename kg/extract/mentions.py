@@ -306,11 +306,8 @@ def place_nouns(token, words: Words) -> list:
         # "Goma is the capital and largest city of North Kivu": each noun of the list
         out += said + [k for c in said for k in c.conjuncts if k.lemma_.lower() in heads and k not in said]
     if token.dep_ == "compound" and token.head.i > token.i and token.head.lemma_.lower() in heads and \
-            token.head.lemma_.lower() not in words.settlement_parts and \
             any(c.dep_ == "prep" and c.lower_ == "of" for c in children(token.head)):
-        # "the Jebel Marra area of Darfur", "the Kunduz province of Afghanistan" (not "the Louisville
-        # suburb of Okolona": the suburb is Okolona)
-        out.append(token.head)
+        out.append(token.head)  # "the Jebel Marra area of Darfur", "the Kunduz province of Afghanistan"
     return out
 
 

@@ -497,8 +497,8 @@ def _holders(ctx: Context, m: Mention) -> tuple[object, list]:
     for holder in list(holders):
         # "Kunduz, located in northern Afghanistan"
         holders += [c for c in children(holder) if c.dep_ in ("acl", "relcl") and lemma(c) in words.location_verbs]
-    # "the Damascus district of Joubar": the district is Joubar, which lies in Damascus (the city's
-    # parts that are places of its rank as well; settlement_parts never hold the name before them)
+    # "the Louisville suburb of Okolona", "the Damascus district of Joubar": the part is Okolona,
+    # Joubar, which lies in the city; the part noun does not hold the city's name before it
     holders = [h for h in holders if not (h.i > head.i and head.head.i == h.i and part_of_city(h, m, words))]
     return head, holders
 
@@ -539,11 +539,10 @@ def _located_by_holders(ctx: Context, rule: Rule, m: Mention) -> Iterator[Found]
                         kind_rank = RANK.get(ctx.words.place_suffixes.get(lemma(holder), "Settlement"), 0)
                         # "the Louisville suburb of Okolona", "the Damascus district of Joubar": a
                         # settlement's part lies in a place of its rank
+                        named = ctx.at.get(c.i)
+                        part = named is not None and part_of_city(holder, named, ctx.words)
                         for key in ctx.entities_of(c):
                             rank = RANK.get(ctx.type_of(key), -9)
-                            part = lemma(holder) in ctx.words.settlement_parts or (
-                                lemma(holder) in ctx.words.city_parts and ctx.type_of(key) == "Settlement"
-                                and key in ctx.gazetteer.entries)
                             if (rank >= RANK[m.type] if part else rank > max(RANK[m.type], kind_rank)) and key != m.key:
                                 yield Found(m.key, key, rule, c.i)
 
